@@ -1,0 +1,5 @@
+"""``python -m sitemapconv`` runs the command line."""
+
+from .cli import main
+
+main()

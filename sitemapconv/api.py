@@ -1,0 +1,135 @@
+"""The library's three verbs: :func:`read`, :func:`write` and :func:`convert`.
+
+Everything the CLI does goes through these, so the CLI holds no logic of its own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import fields
+from typing import Any
+
+from lxml import etree
+
+from .detect import detect
+from .errors import ParseError, SitemapError, WriteError
+from .model import Document, Entry, FeedMeta
+from .options import ReadOptions, WriteOptions, build_options
+from .readers import ReadContext
+from .registry import canonical, get_reader, get_writer, writer_for_filename
+from .sink import Dest, dest_name, open_dest
+from .source import Source, open_source
+from .writers import WriteContext
+
+
+def _guard(entries: Iterator[Entry], ctx: ReadContext) -> Iterator[Entry]:
+    """Let only :class:`SitemapError` escape a reader, whatever the input did to it."""
+    try:
+        yield from entries
+    except SitemapError:
+        raise
+    except etree.LxmlError as exc:
+        raise ParseError(f"cannot parse XML ({exc})", source=ctx.source) from None
+    except (MemoryError, RecursionError) as exc:
+        raise SitemapError(
+            f"input too complex to read ({type(exc).__name__})", source=ctx.source
+        ) from None
+    except (ValueError, TypeError, UnicodeError, LookupError, OSError, EOFError) as exc:
+        raise SitemapError(f"cannot read ({exc})", source=ctx.source) from None
+
+
+def open_document(source: Source, format: str | None, options: ReadOptions) -> Document:
+    """Open one source and start its reader, without following indexes."""
+    opened = open_source(source, options)
+    try:
+        name = canonical(format) if format else detect(opened.head, source=opened.name)
+        reader = get_reader(name)()
+    except BaseException:
+        opened.close()
+        raise
+    ctx = ReadContext(source=opened.name, options=options, url=opened.url)
+    entries = _guard(reader.read(opened.stream, ctx), ctx)
+    return Document(
+        format=name, source=opened.name, _entries=entries, meta=ctx.meta, _on_close=opened.close
+    )
+
+
+def read(
+    source: Source,
+    format: str | None = None,
+    *,
+    options: ReadOptions | None = None,
+    **kwargs: Any,
+) -> Document:
+    """Read a sitemap, index, feed or URL list; the format is detected from content.
+
+    ``source`` is a path, ``"-"`` (stdin), an http(s) URL, bytes, or a binary file.
+    Keyword arguments are :class:`~sitemapconv.options.ReadOptions` fields, for example
+    ``follow=True`` to read the page entries of every child of a sitemap index.
+    """
+    opts = build_options(ReadOptions, options, kwargs)
+    if opts.follow:
+        from .follow import read_followed
+
+        return read_followed(source, format, opts)
+    return open_document(source, format, opts)
+
+
+def write(
+    entries: Iterable[Entry] | Document,
+    dest: Dest,
+    format: str | None = None,
+    *,
+    meta: FeedMeta | None = None,
+    options: WriteOptions | None = None,
+    **kwargs: Any,
+) -> int:
+    """Write entries to ``dest`` (a path, ``"-"`` or a binary file); return the count.
+
+    The format comes from ``format``, else from the destination's file extension. A path is
+    written atomically. Keyword arguments are :class:`~sitemapconv.options.WriteOptions`
+    fields (``gzip=True``, ``title=...``).
+    """
+    opts = build_options(WriteOptions, options, kwargs)
+    name = dest_name(dest)
+    fmt = canonical(format) if format else writer_for_filename(name)
+    if fmt is None:
+        raise WriteError(
+            "no output format given and none can be told from the file name", source=name
+        )
+    writer = get_writer(fmt)()
+    if meta is None:
+        meta = entries.prime() if isinstance(entries, Document) else FeedMeta()
+    gzip_output = opts.gzip or name.lower().endswith(".gz")
+    ctx = WriteContext(dest=name, options=opts, meta=meta)
+    with open_dest(dest, gzip_output=gzip_output) as out:
+        return writer.write(entries, out, ctx)
+
+
+def _split_options(kwargs: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    read_names = {f.name for f in fields(ReadOptions)}
+    write_names = {f.name for f in fields(WriteOptions)}
+    r = {k: v for k, v in kwargs.items() if k in read_names}
+    w = {k: v for k, v in kwargs.items() if k in write_names}
+    unknown = set(kwargs) - read_names - write_names
+    if unknown:
+        raise TypeError(f"unknown option(s): {', '.join(sorted(unknown))}")
+    if "on_warning" in kwargs:
+        w["on_warning"] = kwargs["on_warning"]
+    if "base_url" in kwargs:
+        w["base_url"] = kwargs["base_url"]
+    return r, w
+
+
+def convert(
+    source: Source,
+    dest: Dest,
+    to: str | None = None,
+    *,
+    from_: str | None = None,
+    **kwargs: Any,
+) -> int:
+    """Read ``source`` and write it to ``dest`` in format ``to``; return the count written."""
+    read_kwargs, write_kwargs = _split_options(kwargs)
+    with read(source, from_, **read_kwargs) as doc:
+        return write(doc, dest, to, **write_kwargs)

@@ -1,0 +1,217 @@
+"""The one model in the middle: every reader yields :class:`Entry` objects, every writer takes them.
+
+Like pandoc's AST, no reader knows about any writer. Fields that a format cannot express are
+``None`` (or an empty tuple), never an invented default: an absent priority stays ``None``
+rather than becoming 0.5, so a conversion never adds data the source did not have.
+
+Sequences default to ``()`` rather than a ``default_factory`` list: readers build lists only
+for the entries that have extensions, which keeps entry creation cheap on the hot path.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Union
+
+#: A lastmod: a ``date`` when the source gave only a date, else a ``datetime``
+#: (timezone-aware whenever the source gave a zone; see :mod:`sitemapconv.dates`).
+When = Union[_dt.datetime, _dt.date]  # noqa: UP007 - a runtime alias must work on 3.10
+
+CHANGEFREQS: frozenset[str] = frozenset(
+    ("always", "hourly", "daily", "weekly", "monthly", "yearly", "never")
+)
+
+
+@dataclass(slots=True)
+class Image:
+    """Google image extension (``image:image``)."""
+
+    loc: str
+    caption: str | None = None
+    title: str | None = None
+    geo_location: str | None = None
+    license: str | None = None
+
+
+@dataclass(slots=True)
+class VideoPrice:
+    value: str
+    currency: str | None = None
+    type: str | None = None
+    resolution: str | None = None
+
+
+@dataclass(slots=True)
+class VideoTvShow:
+    show_title: str | None = None
+    video_type: str | None = None
+    episode_title: str | None = None
+    season_number: int | None = None
+    episode_number: int | None = None
+    premier_date: When | None = None
+
+
+@dataclass(slots=True)
+class VideoId:
+    value: str
+    type: str | None = None
+
+
+@dataclass(slots=True)
+class Video:
+    """Google video extension (``video:video``); repeated elements are sequences."""
+
+    thumbnail_loc: str | None = None
+    title: str | None = None
+    description: str | None = None
+    content_loc: str | None = None
+    player_loc: str | None = None
+    player_allow_embed: str | None = None
+    player_autoplay: str | None = None
+    duration: int | None = None
+    expiration_date: When | None = None
+    rating: float | None = None
+    content_segment_locs: Sequence[tuple[str, int | None]] = ()
+    view_count: int | None = None
+    publication_date: When | None = None
+    tags: Sequence[str] = ()
+    category: str | None = None
+    family_friendly: bool | None = None
+    restriction: str | None = None
+    restriction_relationship: str | None = None
+    gallery_loc: str | None = None
+    gallery_title: str | None = None
+    prices: Sequence[VideoPrice] = ()
+    requires_subscription: bool | None = None
+    uploader: str | None = None
+    uploader_info: str | None = None
+    tvshow: VideoTvShow | None = None
+    platform: str | None = None
+    platform_relationship: str | None = None
+    live: bool | None = None
+    ids: Sequence[VideoId] = ()
+
+
+@dataclass(slots=True)
+class News:
+    """Google news extension (``news:news``)."""
+
+    publication_name: str | None = None
+    publication_language: str | None = None
+    publication_date: When | None = None
+    title: str | None = None
+    access: str | None = None
+    genres: str | None = None
+    keywords: str | None = None
+    stock_tickers: str | None = None
+
+
+@dataclass(slots=True)
+class Alternate:
+    """An ``xhtml:link`` (hreflang alternate), or any other typed link of the page.
+
+    ``rel`` is ``"alternate"`` for hreflang alternates; other values (``amphtml``...) are kept
+    as generic links so they survive a round trip.
+    """
+
+    href: str
+    hreflang: str | None = None
+    rel: str = "alternate"
+    media: str | None = None
+
+
+@dataclass(slots=True)
+class Entry:
+    """One URL of a site, whatever format it came from.
+
+    ``loc`` is an absolute URL with surrounding whitespace stripped and XML entities decoded.
+    ``lastmod`` is a ``datetime`` (tz-aware when the source gave a zone) or a ``date``.
+    ``changefreq`` is lower-cased and one of :data:`CHANGEFREQS`. ``priority`` is in [0, 1].
+    ``sitemap`` is the URL or path of the file the entry was read from, when known.
+    """
+
+    loc: str
+    lastmod: When | None = None
+    changefreq: str | None = None
+    priority: float | None = None
+    title: str | None = None
+    summary: str | None = None
+    id: str | None = None
+    published: When | None = None
+    images: Sequence[Image] = ()
+    videos: Sequence[Video] = ()
+    news: News | None = None
+    alternates: Sequence[Alternate] = ()
+    mobile: bool = False
+    sitemap: str | None = None
+
+
+@dataclass(slots=True)
+class FeedMeta:
+    """Document-level metadata: the RSS channel or the Atom feed head.
+
+    Sitemaps have none of it. Writers that need a title or link fall back on options, then
+    on documented defaults (see each writer).
+    """
+
+    title: str | None = None
+    link: str | None = None
+    description: str | None = None
+    id: str | None = None
+    updated: When | None = None
+    self_link: str | None = None
+    language: str | None = None
+    author: str | None = None
+
+
+@dataclass(slots=True, eq=False)
+class Document:
+    """A parsed source: its format, its metadata, and a one-shot stream of entries.
+
+    Iterating a Document drives the reader, so entries come out while the input is still
+    being read. ``meta`` primes the stream up to the first entry, because channel or feed
+    metadata normally precedes the first item; that one entry is held and yielded first.
+    """
+
+    format: str
+    source: str
+    _entries: Iterator[Entry] = field(repr=False)
+    meta: FeedMeta = field(default_factory=FeedMeta)
+    _held: list[Entry] = field(default_factory=list, repr=False)
+    _primed: bool = field(default=False, repr=False)
+    _on_close: Callable[[], None] | None = field(default=None, repr=False)
+
+    def prime(self) -> FeedMeta:
+        """Read up to the first entry so that metadata written before it is available."""
+        if not self._primed:
+            self._primed = True
+            for entry in self._entries:
+                self._held.append(entry)
+                break
+        return self.meta
+
+    def __iter__(self) -> Iterator[Entry]:
+        self._primed = True
+        try:
+            if self._held:
+                yield self._held.pop()
+            yield from self._entries
+        finally:
+            self.close()
+
+    def close(self) -> None:
+        """Release the underlying input (file handle or HTTP connection)."""
+        close = getattr(self._entries, "close", None)
+        if close is not None:
+            close()
+        if self._on_close is not None:
+            on_close, self._on_close = self._on_close, None
+            on_close()
+
+    def __enter__(self) -> Document:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

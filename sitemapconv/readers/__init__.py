@@ -1,0 +1,57 @@
+"""Readers: one module per input format, each a streaming generator of entries.
+
+A reader class declares its ``name``, ``aliases`` and ``mimetypes`` and scores a document
+head with :meth:`Reader.sniff` (Pygments' ``analyse_text``). :mod:`sitemapconv.registry`
+finds readers by name and :mod:`sitemapconv.detect` runs the sniffing contest.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import BinaryIO, ClassVar
+
+from ..detect import Head
+from ..model import Entry, FeedMeta
+from ..options import ReadOptions, emit_warning
+
+
+@dataclass(slots=True)
+class ReadContext:
+    """What a reader knows besides the bytes: where they came from, the options, the metadata.
+
+    ``source`` is the name used in messages (a path, a URL or ``<stdin>``); ``url`` is the
+    document's own location when known, used to resolve relative links (Atom ``xml:base``,
+    relative sitemap children). Readers fill ``meta`` as they meet channel or feed metadata.
+    """
+
+    source: str
+    options: ReadOptions = field(default_factory=ReadOptions)
+    url: str | None = None
+    meta: FeedMeta = field(default_factory=FeedMeta)
+    warnings: int = 0
+
+    def warn(self, message: str) -> None:
+        self.warnings += 1
+        emit_warning(self.options.on_warning, f"{self.source}: {message}")
+
+
+class Reader:
+    """Base class of every reader. Subclasses implement :meth:`sniff` and :meth:`read`."""
+
+    name: ClassVar[str]
+    aliases: ClassVar[tuple[str, ...]] = ()
+    mimetypes: ClassVar[tuple[str, ...]] = ()
+
+    @classmethod
+    def sniff(cls, head: Head) -> float:
+        """Score from 0.0 (not this format) to 1.0 (certainly this format)."""
+        return 0.0
+
+    def read(self, stream: BinaryIO, ctx: ReadContext) -> Iterator[Entry]:
+        """Yield entries while reading ``stream``; never hold the whole document.
+
+        Raise :class:`~sitemapconv.errors.SitemapError` subclasses for fatal problems and
+        call ``ctx.warn`` for anything that does not stop reading.
+        """
+        raise NotImplementedError

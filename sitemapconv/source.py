@@ -1,0 +1,234 @@
+"""Opening inputs: paths, ``-`` (stdin), bytes, binary files, ``file:`` and http(s) URLs.
+
+Whatever the source, the result is one binary stream of *decompressed* bytes plus its
+:class:`~sitemapconv.detect.Head`. gzip is recognised by its magic bytes ``1F 8B`` only
+(never by a ``.gz`` name or a ``Content-Encoding`` header) and undone incrementally, so a
+gzip bomb stops at the size cap instead of being inflated first and measured after.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import sys
+import zlib
+from collections.abc import Callable
+from contextlib import suppress
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import BinaryIO, Union
+from urllib.parse import unquote, urlsplit
+
+from .detect import HEAD_SIZE, Head
+from .errors import LimitError, ParseError, SitemapError
+from .options import ReadOptions, emit_warning
+
+Source = Union[str, "os.PathLike[str]", bytes, bytearray, memoryview, BinaryIO]
+
+GZIP_MAGIC = b"\x1f\x8b"
+_CHUNK = 64 * 1024
+
+
+@dataclass(slots=True)
+class Opened:
+    """An opened source: decompressed stream, its head, and names for messages and links."""
+
+    stream: BinaryIO
+    head: Head
+    name: str
+    url: str | None = None
+    gzipped: bool = False
+    _closers: list[Callable[[], None]] = field(default_factory=list)
+
+    def close(self) -> None:
+        while self._closers:
+            with suppress(Exception):  # closing must never mask the real outcome
+                self._closers.pop()()
+
+
+class _Prefixed(io.RawIOBase):
+    """Replays bytes already read (the head) before the rest of a stream."""
+
+    def __init__(self, prefix: bytes, rest: BinaryIO) -> None:
+        self._prefix = memoryview(prefix)
+        self._rest = rest
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, b: bytearray | memoryview) -> int:  # type: ignore[override]
+        if self._prefix:
+            n = min(len(b), len(self._prefix))
+            b[:n] = self._prefix[:n]
+            self._prefix = self._prefix[n:]
+            return n
+        data = self._rest.read(len(b))
+        n = len(data)
+        b[:n] = data
+        return n
+
+
+class _Capped(io.RawIOBase):
+    """Counts the bytes that pass and raises :class:`LimitError` past ``limit``."""
+
+    def __init__(self, raw: BinaryIO, limit: int, name: str) -> None:
+        self._raw = raw
+        self._limit = limit
+        self._name = name
+        self.count = 0
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, b: bytearray | memoryview) -> int:  # type: ignore[override]
+        data = self._raw.read(min(len(b), self._limit - self.count + 1))
+        n = len(data)
+        self.count += n
+        if self.count > self._limit:
+            raise LimitError(
+                f"input is larger than the size cap of {self._limit:,} bytes "
+                "(after decompression); raise max_bytes to read it",
+                source=self._name,
+            )
+        b[:n] = data
+        return n
+
+
+class _Gunzip(io.RawIOBase):
+    """Incremental gzip decompression with bounded output per call.
+
+    Multi-member streams are read through. A stream cut short yields what was decompressed
+    and reports it through ``warn``; corrupt data raises :class:`ParseError`.
+    """
+
+    def __init__(self, raw: BinaryIO, name: str, warn: Callable[[str], None]) -> None:
+        self._raw = raw
+        self._name = name
+        self._warn = warn
+        self._d = zlib.decompressobj(16 + zlib.MAX_WBITS)
+        self._pending = b""
+        self._done = False
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, b: bytearray | memoryview) -> int:  # type: ignore[override]
+        size = len(b)
+        while not self._done:
+            d = self._d
+            data = d.unconsumed_tail or self._pending or self._raw.read(_CHUNK)
+            self._pending = b""
+            if not data:
+                if not d.eof:
+                    self._warn("gzip stream is truncated; reading what was decompressed")
+                self._done = True
+                break
+            try:
+                out = d.decompress(data, size)
+            except zlib.error as exc:
+                raise ParseError(f"corrupt gzip data ({exc})", source=self._name) from None
+            if d.eof:
+                rest = d.unused_data.lstrip(b"\x00")
+                self._d = zlib.decompressobj(16 + zlib.MAX_WBITS)
+                if rest:
+                    self._pending = rest
+                else:
+                    more = self._raw.read(_CHUNK)
+                    if more.lstrip(b"\x00"):
+                        self._pending = more
+                    else:
+                        self._done = True
+            if out:
+                n = len(out)
+                b[:n] = out
+                return n
+        return 0
+
+
+def _read_head(stream: BinaryIO) -> bytes:
+    parts: list[bytes] = []
+    size = 0
+    while size < HEAD_SIZE:
+        chunk = stream.read(HEAD_SIZE - size)
+        if not chunk:
+            break
+        parts.append(chunk)
+        size += len(chunk)
+    return b"".join(parts)
+
+
+def _is_url(source: str) -> bool:
+    return source[:8].lower().startswith(("http://", "https://"))
+
+
+def _open_path(path: str) -> BinaryIO:
+    try:
+        return open(path, "rb")
+    except FileNotFoundError:
+        raise SitemapError("no such file", source=path) from None
+    except IsADirectoryError:
+        raise SitemapError("is a directory, not a file", source=path) from None
+    except OSError as exc:
+        raise SitemapError(f"cannot open ({exc.strerror or exc})", source=path) from None
+
+
+def open_source(source: Source, options: ReadOptions) -> Opened:
+    """Open any supported source as a capped stream of decompressed bytes with its head."""
+    closers: list[Callable[[], None]] = []
+    url: str | None = None
+    raw: BinaryIO
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        name = "<bytes>"
+        raw = io.BytesIO(bytes(source))
+    elif isinstance(source, (str, os.PathLike)):
+        text = os.fspath(source)
+        if text == "-":
+            name = "<stdin>"
+            raw = sys.stdin.buffer
+        elif _is_url(text):
+            from .fetch import open_url
+
+            name = text
+            raw, url, close = open_url(text, options)
+            closers.append(close)
+        else:
+            if text.lower().startswith("file:"):
+                text = unquote(urlsplit(text).path)
+            name = text
+            raw = _open_path(text)
+            closers.append(raw.close)
+            url = Path(text).resolve().as_uri()
+    elif hasattr(source, "read"):
+        name = getattr(source, "name", None) or "<stream>"
+        if not isinstance(name, str):
+            name = "<stream>"
+        raw = source
+    else:
+        raise TypeError(f"cannot read from {type(source).__name__}")
+    if options.base_url:
+        url = options.base_url
+
+    def warn(message: str) -> None:
+        emit_warning(options.on_warning, f"{name}: {message}")
+
+    try:
+        first = _read_head(raw)
+        stream: BinaryIO = io.BufferedReader(_Prefixed(first, raw), _CHUNK)
+        gzipped = first.startswith(GZIP_MAGIC)
+        if gzipped:
+            stream = io.BufferedReader(_Gunzip(stream, name, warn), _CHUNK)
+        capped = _Capped(stream, options.max_bytes, name)
+        head = _read_head(capped)  # type: ignore[arg-type]
+        out = io.BufferedReader(_Prefixed(head, capped), _CHUNK)  # type: ignore[arg-type]
+    except BaseException:
+        for close in reversed(closers):
+            close()
+        raise
+    return Opened(
+        stream=out,
+        head=Head(head),
+        name=name,
+        url=url,
+        gzipped=gzipped,
+        _closers=closers,
+    )
