@@ -1,0 +1,46 @@
+"""URL normalisation for output: RFC 3986 percent-encoding without double encoding.
+
+IRIs become URIs (PROTOCOL.md §2): non-ASCII characters and spaces are percent-encoded from
+their UTF-8 bytes, existing ``%XX`` escapes are kept as they are, and reserved characters
+keep their meaning. The host is IDNA-encoded. Writers XML-escape the result afterwards.
+"""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import quote, urlsplit, urlunsplit
+
+# Everything RFC 3986 allows unescaped in a URI, plus "%" so existing escapes survive.
+_SAFE = "!#$%&'()*+,/:;=?@[]~-._"
+_LONE_PERCENT = re.compile(r"%(?![0-9A-Fa-f]{2})")
+_NEEDS_WORK = re.compile(r"[^\x21-\x7e]|%(?![0-9A-Fa-f]{2})|[\"<>\\^`{|}]")
+
+
+def _host(netloc: str) -> str:
+    userinfo, at, hostport = netloc.rpartition("@")
+    host, colon, port = hostport.partition(":")
+    if host.startswith("["):  # IPv6 literal: leave alone
+        return netloc
+    try:
+        host = host.encode("idna").decode("ascii")
+    except UnicodeError:
+        host = quote(host, safe="")
+    userinfo = quote(userinfo, safe=_SAFE) if at else ""
+    return f"{userinfo}{at}{host}{colon}{port}"
+
+
+def encode_url(url: str) -> str:
+    """Percent-encode what RFC 3986 forbids in ``url``; a clean URL is returned unchanged."""
+    url = url.strip()
+    if _NEEDS_WORK.search(url) is None:
+        return url
+    parts = urlsplit(url)
+    netloc = _host(parts.netloc) if not parts.netloc.isascii() else parts.netloc
+    return urlunsplit(
+        (parts.scheme, netloc, _fix(parts.path), _fix(parts.query), _fix(parts.fragment))
+    )
+
+
+def _fix(part: str) -> str:
+    # A "%" not followed by two hex digits is a literal percent sign: encode it.
+    return quote(_LONE_PERCENT.sub("%25", part), safe=_SAFE)
