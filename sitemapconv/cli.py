@@ -17,7 +17,14 @@ import typer
 from . import api
 from .errors import SitemapError
 from .model import Document, Entry, FeedMeta
-from .registry import UnknownFormat, get_reader, get_writer, reader_names, writer_names
+from .registry import (
+    UnknownFormat,
+    get_reader,
+    get_writer,
+    reader_names,
+    writer_for_filename,
+    writer_names,
+)
 from .version import __version__
 
 app = typer.Typer(
@@ -154,6 +161,11 @@ def convert(
     if not inputs:
         raise typer.BadParameter(
             "give at least one INPUT (a path, a URL, or -)", param_hint="INPUT"
+        )
+    if to is None and (output == "-" or writer_for_filename(output) is None):
+        raise typer.BadParameter(
+            "give -t FORMAT, or -o with a known extension (.xml, .rss, .atom, .txt...)",
+            param_hint="-t/--to",
         )
     try:
         docs = (api.read(src, from_, on_warning=say.warning) for src in inputs)
