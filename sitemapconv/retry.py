@@ -14,7 +14,6 @@ from __future__ import annotations
 import datetime as dt
 import time
 from collections.abc import Callable
-from email.utils import parsedate_to_datetime
 from typing import Protocol, TypeVar
 
 from .options import ReadOptions
@@ -41,6 +40,8 @@ def parse_retry_after(value: str | None, now: dt.datetime | None = None) -> floa
         return None
     if text.isdigit():
         return float(int(text))
+    from email.utils import parsedate_to_datetime  # only when a date is given
+
     try:
         when = parsedate_to_datetime(text)
     except (TypeError, ValueError, IndexError):
