@@ -17,6 +17,8 @@ import typer
 from . import api
 from .errors import SitemapError
 from .model import Document, Entry, FeedMeta
+from .notify import DEFAULT_ENDPOINT, NotifyUsageError
+from .notify_command import NotifyRequest, UsageError, run_notify
 from .registry import (
     UnknownFormat,
     get_reader,
@@ -25,6 +27,7 @@ from .registry import (
     writer_for_filename,
     writer_names,
 )
+from .robots import SitemapUrlError
 from .version import __version__
 
 app = typer.Typer(
@@ -40,6 +43,8 @@ Examples:
   sitemapconv sitemap.xml -o urls.txt          format from the extension
   sitemapconv https://example.com/sitemap.xml -t txt
   cat list.txt | sitemapconv - -f txt -t rss -o feed.rss
+  sitemapconv --update-robots robots.txt --sitemap-url https://example.com/sitemap.xml
+  sitemapconv sitemap.xml --indexnow 0123abcd4567ef89 --dry-run
 """
 
 
@@ -139,6 +144,75 @@ def convert(
     description: Annotated[
         Optional[str], typer.Option(help="Feed description (rss).")  # noqa: UP045
     ] = None,
+    # --- notify ---
+    robots_line: Annotated[
+        Optional[str],  # noqa: UP045
+        typer.Option(
+            "--robots-line",
+            metavar="URL",
+            help="Print the robots.txt line 'Sitemap: URL'. "
+            "Example: sitemapconv --robots-line https://example.com/sitemap.xml",
+        ),
+    ] = None,
+    update_robots: Annotated[
+        Optional[str],  # noqa: UP045
+        typer.Option(
+            "--update-robots",
+            metavar="FILE",
+            help="Add (or fix) the Sitemap: line for --sitemap-url in an existing robots.txt, "
+            "atomically, leaving every other line as it is. Example: "
+            "--update-robots robots.txt --sitemap-url https://example.com/sitemap.xml",
+        ),
+    ] = None,
+    sitemap_url: Annotated[
+        Optional[str],  # noqa: UP045
+        typer.Option(
+            "--sitemap-url",
+            metavar="URL",
+            help="Public URL of the sitemap, for --update-robots and --ping "
+            "(default: the INPUT when it is one http(s) URL).",
+        ),
+    ] = None,
+    indexnow: Annotated[
+        Optional[str],  # noqa: UP045
+        typer.Option(
+            "--indexnow",
+            metavar="KEY",
+            help="Submit the URLs of INPUT to IndexNow with KEY (8-128 of a-z A-Z 0-9 -), "
+            "one POST per host and 10,000 URLs. Example: sitemapconv sitemap.xml "
+            "--indexnow 0123abcd4567ef89",
+        ),
+    ] = None,
+    indexnow_endpoint: Annotated[
+        str,
+        typer.Option("--indexnow-endpoint", metavar="URL", help="IndexNow endpoint."),
+    ] = DEFAULT_ENDPOINT,
+    key_location: Annotated[
+        Optional[str],  # noqa: UP045
+        typer.Option(
+            "--key-location",
+            metavar="URL",
+            help="URL of the IndexNow key file when it is not at https://HOST/KEY.txt.",
+        ),
+    ] = None,
+    ping: Annotated[
+        Optional[list[str]],  # noqa: UP045
+        typer.Option(
+            "--ping",
+            metavar="TEMPLATE",
+            help="GET TEMPLATE with {} replaced by the percent-encoded sitemap URL "
+            "(repeatable; no engine by default). Example: "
+            "--ping 'https://engine.example/ping?sitemap={}'",
+        ),
+    ] = None,
+    dry_run: Annotated[
+        bool,
+        typer.Option(
+            "--dry-run",
+            help="Show what --indexnow, --ping and --update-robots would send or write; "
+            "send and write nothing.",
+        ),
+    ] = False,
     quiet: Annotated[bool, typer.Option("-q", "--quiet", help="Print nothing but errors.")] = False,
     list_formats: Annotated[
         bool,
@@ -158,6 +232,20 @@ def convert(
 ) -> None:
     """Convert sitemaps, sitemap indexes, RSS/Atom feeds and URL lists into one another."""
     say = _Say(quiet)
+    notify = NotifyRequest(
+        inputs=inputs or (),
+        from_=from_,
+        robots_line=robots_line,
+        update_robots=update_robots,
+        sitemap_url=sitemap_url,
+        indexnow_key=indexnow,
+        endpoint=indexnow_endpoint,
+        key_location=key_location,
+        pings=ping or (),
+        dry_run=dry_run,
+    )
+    if notify.wanted or sitemap_url is not None or dry_run:
+        _notify(notify, say, converting=output != "-" or to is not None or gzip)
     if not inputs:
         raise typer.BadParameter(
             "give at least one INPUT (a path, a URL, or -)", param_hint="INPUT"
@@ -194,6 +282,31 @@ def convert(
         raise typer.Exit(130) from None
     except BrokenPipeError:
         raise typer.Exit(0) from None
+
+
+def _notify(req: NotifyRequest, say: _Say, *, converting: bool) -> None:
+    """Run the notify actions instead of a conversion, then exit."""
+    if not req.wanted:
+        raise typer.BadParameter(
+            "--sitemap-url and --dry-run go with --update-robots, --ping or --indexnow"
+        )
+    if converting:
+        raise typer.BadParameter(
+            "notify options (--robots-line, --update-robots, --ping, --indexnow) do not convert: "
+            "drop -o/-t/--gzip, or run the conversion as its own command"
+        )
+    try:
+        code = run_notify(req, out=print if not say.quiet else lambda _: None, warn=say.warning)
+    except (NotifyUsageError, SitemapUrlError, UsageError, UnknownFormat) as exc:
+        say.error(str(exc))
+        raise typer.Exit(2) from None
+    except SitemapError as exc:
+        say.error(str(exc))
+        raise typer.Exit(1) from None
+    except KeyboardInterrupt:
+        say.error("interrupted")
+        raise typer.Exit(130) from None
+    raise typer.Exit(code)
 
 
 def main() -> None:

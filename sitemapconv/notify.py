@@ -1,0 +1,405 @@
+"""Telling search engines about URLs: IndexNow submission and legacy sitemap pings.
+
+IndexNow (https://www.indexnow.org/documentation) takes a JSON POST per host with at most
+10,000 URLs and a key that the host serves at ``/{key}.txt`` (or at ``keyLocation``). We group
+URLs by host, split each host's list into batches of 10,000, and report every batch on its
+own, because an engine answers per request and one refused host must not hide the others.
+
+Pings are the old ``GET .../ping?sitemap=URL`` convention. Google and Bing retired theirs, so
+there is no default engine: the caller gives the endpoint template.
+
+httpx is imported only when a request is actually sent; ``dry_run`` never imports it.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+from urllib.parse import quote, urlsplit
+
+from .errors import SitemapError
+from .fetch import DEFAULT_USER_AGENT
+from .options import ReadOptions, emit_warning
+from .retry import send_with_retries
+from .urls import encode_url
+
+if TYPE_CHECKING:
+    import httpx
+
+DEFAULT_ENDPOINT = "https://api.indexnow.org/indexnow"
+#: The IndexNow limit on URLs per request.
+MAX_URLS_PER_REQUEST = 10_000
+#: How many URLs of a batch a dry run (and a report) shows.
+SHOWN_URLS = 3
+
+_KEY = re.compile(r"[A-Za-z0-9-]{8,128}")
+_JSON_TYPE = "application/json; charset=utf-8"
+
+#: IndexNow's documented answers, in plain words.
+INDEXNOW_MESSAGES: dict[int, str] = {
+    200: "OK: URLs submitted",
+    202: "accepted: URLs received, key validation pending",
+    400: "bad request: invalid format",
+    403: "key not valid (key file not found or key does not match)",
+    422: "URLs don't belong to the host or the key is not valid for them",
+    429: "too many requests (possible spam)",
+}
+
+
+class NotifyUsageError(SitemapError, ValueError):
+    """A bad key, endpoint or template given by the caller (a usage error, not bad input)."""
+
+
+def check_key(key: str) -> str:
+    """Return ``key`` if IndexNow accepts its form: 8-128 of ``a-z A-Z 0-9 -``."""
+    if _KEY.fullmatch(key) is None:
+        raise NotifyUsageError(
+            f"invalid IndexNow key {key!r}: it must be 8 to 128 characters, "
+            "each a letter a-z or A-Z, a digit 0-9 or '-'"
+        )
+    return key
+
+
+def check_http_url(url: str, what: str) -> str:
+    """Return ``url`` if it is an absolute http(s) URL, else raise :class:`NotifyUsageError`."""
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 - raises ValueError for a bad port
+    except ValueError:
+        parts = None
+    if parts is None or parts.scheme.lower() not in ("http", "https") or not parts.hostname:
+        raise NotifyUsageError(f"{what} must be an absolute http(s) URL", source=url or "<empty>")
+    return url
+
+
+@dataclass(frozen=True, slots=True)
+class Batch:
+    """One IndexNow request: the URLs of one host, and the exact JSON body sent for them."""
+
+    host: str
+    urls: tuple[str, ...]
+    body: bytes
+
+
+@dataclass(slots=True)
+class BatchResult:
+    """How one batch went. ``ok`` is True for 200/202, and for every batch of a dry run."""
+
+    host: str
+    count: int
+    endpoint: str
+    body_size: int
+    first_urls: tuple[str, ...]
+    sent: bool
+    ok: bool
+    message: str
+    status: int | None = None
+    attempts: int = 0
+    #: The start of the server's answer, when it said more than its status.
+    detail: str = ""
+
+    def describe(self) -> str:
+        """One line for humans: host, count, outcome."""
+        urls = "URL" if self.count == 1 else "URLs"
+        if not self.sent:
+            return (
+                f"dry run: would POST {self.count} {urls} for host {self.host} to "
+                f"{self.endpoint} (JSON body {self.body_size:,} bytes)"
+            )
+        status = f"HTTP {self.status}" if self.status is not None else "no answer"
+        tries = f" after {self.attempts} attempts" if self.attempts > 1 else ""
+        detail = f": {self.detail}" if self.detail and not self.ok else ""
+        return f"IndexNow {self.host}: {self.count} {urls}: {status} {self.message}{tries}{detail}"
+
+
+@dataclass(slots=True)
+class PingResult:
+    """How one ping went: the exact URL requested and the answer."""
+
+    url: str
+    sent: bool
+    ok: bool
+    message: str
+    status: int | None = None
+    attempts: int = 0
+
+    def describe(self) -> str:
+        if not self.sent:
+            return f"dry run: would GET {self.url}"
+        status = f"HTTP {self.status}" if self.status is not None else "no answer"
+        tries = f" after {self.attempts} attempts" if self.attempts > 1 else ""
+        return f"ping {self.url}: {status} {self.message}{tries}"
+
+
+@dataclass(slots=True)
+class _Grouper:
+    """Collects URLs per host and hands out full batches as soon as they fill."""
+
+    key: str
+    key_location: str | None
+    size: int
+    pending: dict[str, list[str]] = field(default_factory=dict)
+
+    def body(self, host: str, urls: list[str]) -> Batch:
+        payload: dict[str, object] = {"host": host, "key": self.key}
+        if self.key_location is not None:
+            payload["keyLocation"] = self.key_location
+        payload["urlList"] = urls
+        body = json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+        return Batch(host=host, urls=tuple(urls), body=body)
+
+    def add(self, host: str, url: str) -> Batch | None:
+        urls = self.pending.setdefault(host, [])
+        urls.append(url)
+        if len(urls) < self.size:
+            return None
+        del self.pending[host]
+        return self.body(host, urls)
+
+    def rest(self) -> Iterator[Batch]:
+        for host, urls in self.pending.items():
+            yield self.body(host, urls)
+        self.pending.clear()
+
+
+def plan_batches(
+    urls: Iterable[str],
+    key: str,
+    *,
+    key_location: str | None = None,
+    options: ReadOptions | None = None,
+    size: int = MAX_URLS_PER_REQUEST,
+) -> Iterator[Batch]:
+    """Group ``urls`` by host (lower-cased, port dropped) into batches of at most ``size``.
+
+    URLs are percent-encoded as RFC 3986 wants (clean URLs are unchanged), exact duplicates
+    are sent once, and URLs that are not absolute http(s) URLs are skipped with a warning.
+    A host's batch is yielded as soon as it holds ``size`` URLs; the partly filled batches
+    follow at the end, in the order their hosts first appeared.
+    """
+    opts = options or ReadOptions()
+    check_key(key)
+    if not 1 <= size <= MAX_URLS_PER_REQUEST:
+        raise ValueError(f"batch size must be 1..{MAX_URLS_PER_REQUEST}")
+    grouper = _Grouper(key=key, key_location=key_location, size=size)
+    seen: set[str] = set()
+    warned_hosts: set[str] = set()
+    location_host = urlsplit(key_location).hostname if key_location else None
+    for raw in urls:
+        url = encode_url(raw)
+        if url in seen:
+            continue
+        try:
+            parts = urlsplit(url)
+            host = parts.hostname
+        except ValueError:
+            host = None
+        if host is None or parts.scheme.lower() not in ("http", "https"):
+            emit_warning(opts.on_warning, f"{raw}: not an absolute http(s) URL; not submitted")
+            continue
+        if location_host and host != location_host and host not in warned_hosts:
+            warned_hosts.add(host)
+            emit_warning(
+                opts.on_warning,
+                f"key location {key_location} is on another host than {host}; "
+                "IndexNow will likely refuse that host's URLs",
+            )
+        seen.add(url)
+        batch = grouper.add(host, url)
+        if batch is not None:
+            yield batch
+    yield from grouper.rest()
+
+
+def indexnow_message(status: int) -> str:
+    """IndexNow's meaning of an HTTP status, in plain words."""
+    if status in INDEXNOW_MESSAGES:
+        return INDEXNOW_MESSAGES[status]
+    if 500 <= status <= 599:
+        return "server error at the endpoint; try again later"
+    if 200 <= status <= 299:
+        return "OK"
+    return "unexpected answer from the endpoint"
+
+
+def _client(options: ReadOptions, *, follow_redirects: bool) -> httpx.Client:
+    import httpx
+
+    headers = {"User-Agent": options.user_agent or DEFAULT_USER_AGENT, **options.headers}
+    return httpx.Client(
+        follow_redirects=follow_redirects,
+        max_redirects=options.max_redirects,
+        timeout=httpx.Timeout(options.timeout, connect=options.connect_timeout),
+        headers=headers,
+    )
+
+
+def _snippet(response: httpx.Response) -> str:
+    text = " ".join(response.text.split())
+    return text[:200] + ("..." if len(text) > 200 else "")
+
+
+def iter_indexnow(
+    urls: Iterable[str],
+    key: str,
+    *,
+    endpoint: str = DEFAULT_ENDPOINT,
+    key_location: str | None = None,
+    dry_run: bool = False,
+    options: ReadOptions | None = None,
+) -> Iterator[BatchResult]:
+    """Like :func:`indexnow`, but yields each batch's result as soon as it is known."""
+    opts = options or ReadOptions()
+    check_key(key)
+    check_http_url(endpoint, "the IndexNow endpoint")
+    if key_location is not None:
+        check_http_url(key_location, "the key location")
+    batches = plan_batches(urls, key, key_location=key_location, options=opts)
+    if dry_run:
+        for batch in batches:
+            yield _result(batch, endpoint, sent=False, ok=True, message="not sent (dry run)")
+        return
+    import httpx
+
+    with _client(opts, follow_redirects=False) as client:
+        for batch in batches:
+
+            def send(body: bytes = batch.body) -> httpx.Response:
+                return client.post(endpoint, content=body, headers={"Content-Type": _JSON_TYPE})
+
+            answer, error, attempts = send_with_retries(
+                send, opts, transport_errors=(httpx.TransportError,)
+            )
+            if answer is None:
+                yield _result(
+                    batch,
+                    endpoint,
+                    sent=True,
+                    ok=False,
+                    message=f"could not reach the endpoint ({error})",
+                    attempts=attempts,
+                )
+                continue
+            ok = answer.status_code in (200, 202)
+            yield _result(
+                batch,
+                endpoint,
+                sent=True,
+                ok=ok,
+                message=indexnow_message(answer.status_code),
+                status=answer.status_code,
+                attempts=attempts,
+                detail="" if ok else _snippet(answer),
+            )
+
+
+def _result(
+    batch: Batch,
+    endpoint: str,
+    *,
+    sent: bool,
+    ok: bool,
+    message: str,
+    status: int | None = None,
+    attempts: int = 0,
+    detail: str = "",
+) -> BatchResult:
+    return BatchResult(
+        host=batch.host,
+        count=len(batch.urls),
+        endpoint=endpoint,
+        body_size=len(batch.body),
+        first_urls=batch.urls[:SHOWN_URLS],
+        sent=sent,
+        ok=ok,
+        message=message,
+        status=status,
+        attempts=attempts,
+        detail=detail,
+    )
+
+
+def indexnow(
+    urls: Iterable[str],
+    key: str,
+    *,
+    endpoint: str = DEFAULT_ENDPOINT,
+    key_location: str | None = None,
+    dry_run: bool = False,
+    options: ReadOptions | None = None,
+) -> list[BatchResult]:
+    """Submit ``urls`` to an IndexNow endpoint, one POST per host and 10,000 URLs.
+
+    Transport failures, 429 and 5xx are retried per :mod:`sitemapconv.retry` with
+    ``options.retries``, ``backoff``, ``max_retry_after``, ``timeout`` and ``user_agent``.
+    Failed batches do not raise: each :class:`BatchResult` says how its batch went. A bad key,
+    endpoint or key location raises :class:`NotifyUsageError` before anything is sent.
+    ``dry_run`` builds the exact requests and sends none.
+    """
+    return list(
+        iter_indexnow(
+            urls,
+            key,
+            endpoint=endpoint,
+            key_location=key_location,
+            dry_run=dry_run,
+            options=options,
+        )
+    )
+
+
+def ping_url(template: str, sitemap_url: str) -> str:
+    """The URL to GET: ``template`` with every ``{}`` replaced by the encoded sitemap URL."""
+    if "{}" not in template:
+        raise NotifyUsageError(
+            "the ping template must contain {} where the sitemap URL goes "
+            "(for example https://engine.example/ping?sitemap={})",
+            source=template,
+        )
+    check_http_url(template.replace("{}", "x"), "the ping template")
+    check_http_url(sitemap_url, "the sitemap URL")
+    return template.replace("{}", quote(sitemap_url, safe=""))
+
+
+def ping(
+    template: str,
+    sitemap_url: str,
+    *,
+    dry_run: bool = False,
+    options: ReadOptions | None = None,
+) -> PingResult:
+    """GET ``template`` with the percent-encoded ``sitemap_url`` in place of ``{}``.
+
+    Any 2xx answer (after redirects) is success. Retries as :func:`indexnow` does.
+    """
+    opts = options or ReadOptions()
+    url = ping_url(template, sitemap_url)
+    if dry_run:
+        return PingResult(url=url, sent=False, ok=True, message="not sent (dry run)")
+    import httpx
+
+    with _client(opts, follow_redirects=True) as client:
+        answer, error, attempts = send_with_retries(
+            lambda: client.get(url), opts, transport_errors=(httpx.TransportError,)
+        )
+    if answer is None:
+        return PingResult(
+            url=url,
+            sent=True,
+            ok=False,
+            message=f"could not reach the engine ({error})",
+            attempts=attempts,
+        )
+    ok = 200 <= answer.status_code <= 299
+    reason = answer.reason_phrase or ("OK" if ok else "error")
+    return PingResult(
+        url=url,
+        sent=True,
+        ok=ok,
+        message=reason if ok else f"{reason}: the engine refused the ping",
+        status=answer.status_code,
+        attempts=attempts,
+    )
