@@ -122,9 +122,11 @@ def client_settings(options: ReadOptions) -> dict[str, object]:
         "follow_redirects": False,  # followed by hand, hop by hop, through the guard
         "timeout": httpx.Timeout(options.timeout, connect=options.connect_timeout),
         "headers": request_headers(options),
+        # One connection per worker, plus one for the index being streamed while its
+        # children are fetched (with concurrency 1 that index must not starve its child).
         "limits": httpx.Limits(
-            max_connections=max(1, options.concurrency),
-            max_keepalive_connections=max(1, options.concurrency),
+            max_connections=max(1, options.concurrency) + 1,
+            max_keepalive_connections=max(1, options.concurrency) + 1,
         ),
     }
 
@@ -272,7 +274,7 @@ class Fetcher:
     """One httpx client, shared by every request of a read (threads included).
 
     httpx's ``Client`` is safe to share between threads; its pool keeps at most
-    ``options.concurrency`` connections, so following an index never opens more.
+    ``options.concurrency + 1`` connections (the workers and the streamed top index).
     """
 
     def __init__(self, options: ReadOptions, sleep: Callable[[float], None] = time.sleep) -> None:

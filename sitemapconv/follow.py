@@ -222,6 +222,7 @@ class Scheduler:
         self._queue: deque[Slot] = deque()
         self._running = 0
         self._limit_warned = False
+        self._admitted = 1  # the top document
         self._start_classes: frozenset[str] | None = None
         self.concurrency = max(1, options.concurrency)
 
@@ -270,7 +271,7 @@ class Scheduler:
         if urldefrag(url)[0] in self.visited:
             stats.duplicates += 1
             return None
-        if len(self.visited) >= self.options.max_sitemaps:
+        if self._admitted >= self.options.max_sitemaps:
             stats.not_followed += 1
             if not self._limit_warned:
                 self._limit_warned = True
@@ -280,6 +281,7 @@ class Scheduler:
                 )
             return None
         self.mark_visited(url)
+        self._admitted += 1
         return Ref(url, parent, depth)
 
     def _next_top(self) -> Ref | None:

@@ -227,3 +227,30 @@ def test_cli_reads_a_url(server: HTTPServer, run_cli: Run) -> None:
     done = run_cli(server.url_for("/s.xml"), "-t", "txt")
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines() == PAGES
+
+
+def test_cli_http_options_reach_the_server(server: HTTPServer, run_cli: Run) -> None:
+    server.expect_request(
+        "/s.xml", headers={"User-Agent": "bot/1", "X-A": "1", "Authorization": "Bearer t:k"}
+    ).respond_with_data(urlset(PAGES))
+    done = run_cli(
+        server.url_for("/s.xml"),
+        "-t", "txt",
+        "--user-agent", "bot/1",
+        "-H", "X-A: 1",
+        "--header", "Authorization: Bearer t:k",
+        "--timeout", "5",
+        "--retries", "0",
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == PAGES
+
+
+def test_cli_errors(server: HTTPServer, run_cli: Run) -> None:
+    server.expect_request("/gone.xml").respond_with_data("no", status=404)
+    url = server.url_for("/gone.xml")
+    done = run_cli(url, "-t", "txt")
+    assert done.returncode == 1
+    assert done.stderr.strip() == f"sitemapconv: error: {url}: HTTP 404 NOT FOUND"
+    done = run_cli(url, "-t", "txt", "-H", "no colon here")
+    assert done.returncode == 2 and "Name: value" in done.stderr

@@ -122,6 +122,21 @@ def test_concurrency_one_still_reads_everything_in_order(server: HTTPServer) -> 
     assert [e.loc for e in doc] == pages("a") + pages("b")
 
 
+def test_a_large_index_streamed_with_concurrency_one_does_not_starve_its_children(
+    server: HTTPServer,
+) -> None:
+    # The padding keeps the index's own response open while its children are fetched.
+    body = index(["/a.xml", "/b.xml"]).replace(
+        b"</sitemapindex>", b"<!--" + b"x" * 2_000_000 + b"--></sitemapindex>"
+    )
+    server.expect_request("/index.xml").respond_with_data(body)
+    server.expect_request("/a.xml").respond_with_data(urlset(pages("a")))
+    server.expect_request("/b.xml").respond_with_data(urlset(pages("b")))
+    doc, warnings = follow(server.url_for("/index.xml"), concurrency=1, timeout=2.0)
+    assert [e.loc for e in doc] == pages("a") + pages("b")
+    assert warnings == []
+
+
 def test_nested_index_is_followed_with_a_warning_in_place(server: HTTPServer) -> None:
     server.expect_request("/index.xml").respond_with_data(
         index(["/a.xml", "/nested.xml", "/d.xml"])
