@@ -139,7 +139,8 @@ def read_child(
     """Read one child completely: from ``opened`` (body, final URL) or from its local path.
 
     Every problem becomes a ``failed`` result; nothing raises, so one bad child never stops
-    the others.
+    the others. A child that fails part-way contributes no entries: it is read whole before
+    any of it is handed out, so its entries are never half-delivered.
     """
     from .api import open_document
 
