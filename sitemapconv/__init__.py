@@ -5,8 +5,11 @@ The public API is the names below; modules starting with ``_`` and the internals
 imported only when a feature needs them, so ``import sitemapconv`` stays cheap.
 """
 
+from typing import TYPE_CHECKING, Any
+
 from .api import convert, read, write
 from .detect import detect
+from .discover import Found, discover
 from .errors import (
     FetchError,
     FormatError,
@@ -20,13 +23,32 @@ from .model import Alternate, Document, Entry, FeedMeta, Image, News, Video
 from .options import ReadOptions, WriteOptions
 from .version import __version__
 
+if TYPE_CHECKING:
+    from .aio import AsyncDocument, aread
+    from .follow import FollowStats
+
+#: Names imported on first use, because their modules pull in asyncio or threads.
+_LAZY = {"aread": "aio", "AsyncDocument": "aio", "FollowStats": "follow"}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        import importlib
+
+        return getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 __all__ = [
     "Alternate",
+    "AsyncDocument",
     "Document",
     "Entry",
     "FeedMeta",
     "FetchError",
+    "FollowStats",
     "FormatError",
+    "Found",
     "Image",
     "LimitError",
     "News",
@@ -38,8 +60,10 @@ __all__ = [
     "WriteError",
     "WriteOptions",
     "__version__",
+    "aread",
     "convert",
     "detect",
+    "discover",
     "read",
     "write",
 ]

@@ -10,7 +10,7 @@ from __future__ import annotations
 import itertools
 import sys
 from collections.abc import Iterator
-from typing import Annotated, Optional
+from typing import Annotated, Any, Optional
 
 import typer
 
@@ -45,6 +45,8 @@ Examples:
   cat list.txt | sitemapconv - -f txt -t rss -o feed.rss
   sitemapconv --update-robots robots.txt --sitemap-url https://example.com/sitemap.xml
   sitemapconv sitemap.xml --indexnow 0123abcd4567ef89 --dry-run
+  sitemapconv https://example.com/sitemap_index.xml --follow -t txt
+  sitemapconv --discover https://example.com/ --follow -o all.xml
 """
 
 
@@ -92,6 +94,42 @@ def _merged(docs: Iterator[Document]) -> Iterator[Entry]:
     for doc in docs:
         with doc:
             yield from doc
+
+
+def _remote_options(
+    follow: bool,
+    include: list[str] | None,
+    concurrency: int,
+    timeout: float,
+    retries: int,
+    user_agent: str | None,
+    headers: list[str] | None,
+    max_depth: int,
+    max_sitemaps: int,
+    allow_private: bool,
+) -> dict[str, Any]:
+    """ReadOptions fields from the remote-sitemap flags; ValueError on a bad pattern/header."""
+    import re
+
+    from .fetch import parse_header
+    from .follow import include_filter
+
+    try:
+        sitemap_filter = include_filter(include) if include else None
+    except re.error as exc:
+        raise ValueError(f"--include-sitemap: invalid pattern ({exc})") from None
+    return {
+        "follow": follow,
+        "sitemap_filter": sitemap_filter,
+        "concurrency": concurrency,
+        "timeout": timeout,
+        "retries": retries,
+        "user_agent": user_agent,
+        "headers": dict(parse_header(h) for h in headers or ()),
+        "max_depth": max_depth,
+        "max_sitemaps": max_sitemaps,
+        "block_private": not allow_private,
+    }
 
 
 @app.command(epilog=EPILOG)
@@ -213,6 +251,72 @@ def convert(
             "send and write nothing.",
         ),
     ] = False,
+    # --- remote sitemaps ---
+    follow: Annotated[
+        bool,
+        typer.Option(
+            "--follow",
+            help="Read the pages of every sitemap an index lists, recursively "
+            "(e.g. sitemapconv https://example.com/sitemap_index.xml --follow -t txt).",
+        ),
+    ] = False,
+    include_sitemap: Annotated[
+        Optional[list[str]],  # noqa: UP045
+        typer.Option(
+            "--include-sitemap",
+            metavar="PATTERN",
+            help="With --follow, read only child sitemaps whose URL matches this regex "
+            "(repeatable; e.g. --include-sitemap 'post-sitemap').",
+        ),
+    ] = None,
+    discover: Annotated[
+        bool,
+        typer.Option(
+            "--discover",
+            help="INPUTs are sites: find their sitemaps via robots.txt and well-known paths "
+            "(e.g. sitemapconv --discover https://example.com/ --follow).",
+        ),
+    ] = False,
+    concurrency: Annotated[
+        int,
+        typer.Option(metavar="N", min=1, help="Child sitemaps fetched at once (e.g. 4)."),
+    ] = 8,
+    timeout: Annotated[
+        float,
+        typer.Option(metavar="SECONDS", min=0.001, help="HTTP read timeout (e.g. 10)."),
+    ] = 30.0,
+    retries: Annotated[
+        int,
+        typer.Option(metavar="N", min=0, help="Retries on connection errors, 429, 5xx (e.g. 5)."),
+    ] = 3,
+    user_agent: Annotated[
+        Optional[str],  # noqa: UP045
+        typer.Option(metavar="UA", help="User-Agent header (e.g. 'mybot/1.0')."),
+    ] = None,
+    header: Annotated[
+        Optional[list[str]],  # noqa: UP045
+        typer.Option(
+            "-H",
+            "--header",
+            metavar="'NAME: VALUE'",
+            help="Extra HTTP header, repeatable (e.g. -H 'Authorization: Bearer X').",
+        ),
+    ] = None,
+    max_depth: Annotated[
+        int,
+        typer.Option(metavar="N", min=0, help="With --follow, nested index levels (e.g. 2)."),
+    ] = 3,
+    max_sitemaps: Annotated[
+        int,
+        typer.Option(metavar="N", min=1, help="With --follow, most sitemaps read (e.g. 500)."),
+    ] = 10_000,
+    allow_private: Annotated[
+        bool,
+        typer.Option(
+            "--allow-private",
+            help="With --follow, also follow children on loopback/private/link-local hosts.",
+        ),
+    ] = False,
     quiet: Annotated[bool, typer.Option("-q", "--quiet", help="Print nothing but errors.")] = False,
     list_formats: Annotated[
         bool,
@@ -256,7 +360,22 @@ def convert(
             param_hint="-t/--to",
         )
     try:
-        docs = (api.read(src, from_, on_warning=say.warning) for src in inputs)
+        remote = _remote_options(
+            follow, include_sitemap, concurrency, timeout, retries, user_agent, header,
+            max_depth, max_sitemaps, allow_private,
+        )  # fmt: skip
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc)) from None
+    try:
+        docs: Iterator[Document]
+        if discover:
+            from .discover import read_discovered
+            from .options import ReadOptions
+
+            opts = ReadOptions(on_warning=say.warning, **remote)
+            docs = read_discovered(inputs, from_, opts)
+        else:
+            docs = (api.read(src, from_, on_warning=say.warning, **remote) for src in inputs)
         first = next(docs)
         meta: FeedMeta = first.prime()
         entries = _merged(itertools.chain([first], docs))

@@ -1,12 +1,456 @@
-"""Following sitemap indexes recursively (placeholder until the remote-sitemaps work lands)."""
+"""Following sitemap indexes: the page entries of every child sitemap, recursively.
+
+How children are fetched: a thread pool of ``options.concurrency`` workers (default 8, down
+to 1) shares one httpx client. Each worker reads one child *completely* into memory (its
+entries, or its child URLs when it is itself an index), while the caller is handed the
+entries of earlier children. Entries therefore come out in index order, and only the
+children in flight are buffered: at most ``concurrency`` of them, plus one while a nested
+index is being expanded. Warnings raised while a child is read are held with it and
+re-emitted, in order, on the caller's thread when its entries are handed out.
+
+Safety rules (PROTOCOL.md §4, and SSRF hygiene for services that read untrusted sitemaps):
+
+* A global visited set: a sitemap listed twice, or listing itself, is read once.
+* Nested indexes are followed with a warning, down to ``options.max_depth`` levels below
+  the top; at most ``options.max_sitemaps`` sitemaps are read in all.
+* From a fetched (http) document only http(s) children are followed; a local index may
+  also open local children (relative paths or ``file:`` URLs, resolved against its path).
+* With ``options.block_private`` (the default) a child whose host resolves to a loopback,
+  private, link-local or otherwise non-public address is refused before it is contacted,
+  redirect hops included, unless the starting URL resolved to an address of the same class:
+  a start on 127.0.0.1 allows loopback children but still refuses 10.x or 169.254.x.
+
+The scheduling (:class:`Scheduler`) knows no threads, so :mod:`sitemapconv.aio` drives the
+same rules with asyncio tasks.
+"""
 
 from __future__ import annotations
 
+import os
+import re
+from collections import deque
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, BinaryIO
+from urllib.parse import urldefrag, urljoin, urlsplit
+
+from .addresses import address_classes, is_blocked
 from .errors import SitemapError
-from .model import Document
-from .options import ReadOptions
+from .model import Document, Entry
+from .options import ReadOptions, emit_warning
 from .source import Source
 
+if TYPE_CHECKING:
+    from .fetch import Fetcher, Guard
 
-def read_followed(source: Source, format: str | None, options: ReadOptions) -> Document:
-    raise SitemapError("following indexes is not implemented yet", source=str(source))
+_WEB = ("http", "https")
+
+
+def include_filter(patterns: Sequence[str]) -> Callable[[str], bool]:
+    """A ``sitemap_filter`` that keeps child URLs matching any regex (``re.search``)."""
+    compiled = [re.compile(p) for p in patterns]
+    return lambda url: any(p.search(url) for p in compiled)
+
+
+# --- results and statistics ---------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class FollowStats:
+    """What following did: how many sitemaps were read, and which failed or were skipped."""
+
+    sitemaps: int = 0
+    indexes: int = 0
+    entries: int = 0
+    failed: int = 0
+    refused: int = 0
+    duplicates: int = 0
+    filtered: int = 0
+    not_followed: int = 0
+    failures: list[tuple[str, str]] = field(default_factory=list)
+
+    def summary(self) -> str:
+        parts = [f"read {self.sitemaps} sitemap(s), {self.entries} entries"]
+        for count, label in (
+            (self.failed, "failed"),
+            (self.refused, "refused"),
+            (self.duplicates, "duplicate(s) skipped"),
+            (self.filtered, "filtered out"),
+            (self.not_followed, "not followed (limits)"),
+        ):
+            if count:
+                parts.append(f"{count} {label}")
+        return ", ".join(parts)
+
+
+@dataclass(slots=True, eq=False)
+class FollowedDocument(Document):
+    """A Document whose entries come from following an index; ``stats`` fills as it streams."""
+
+    stats: FollowStats = field(default_factory=FollowStats)
+
+
+@dataclass(slots=True)
+class Ref:
+    """A child sitemap to read: its absolute URL, the index that listed it, its depth."""
+
+    url: str
+    parent: str | None
+    depth: int
+
+
+@dataclass(slots=True)
+class Result:
+    """A child read completely by a worker: pages, child URLs (a nested index), or failure."""
+
+    kind: str  # "pages" | "index" | "failed" | "refused"
+    entries: list[Entry] = field(default_factory=list)
+    children: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    reason: str = ""
+    base: str | None = None
+
+
+# --- reading one child --------------------------------------------------------------------
+
+
+def is_web(url: str) -> bool:
+    return urlsplit(url).scheme.lower() in _WEB
+
+
+def document_location(source: Source, options: ReadOptions) -> str | None:
+    """The URL children are resolved against: base_url, else the path's ``file:`` URL."""
+    if options.base_url:
+        return options.base_url
+    if isinstance(source, (str, os.PathLike)):
+        text = os.fspath(source)
+        if text.lower().startswith("file:"):
+            return text
+        if text != "-" and not is_web(text):
+            return Path(text).resolve().as_uri()
+    return None
+
+
+def read_child(
+    ref: Ref, options: ReadOptions, opened: tuple[BinaryIO, str] | None = None
+) -> Result:
+    """Read one child completely: from ``opened`` (body, final URL) or from its local path.
+
+    Every problem becomes a ``failed`` result; nothing raises, so one bad child never stops
+    the others. A child that fails part-way contributes no entries: it is read whole before
+    any of it is handed out, so its entries are never half-delivered.
+    """
+    from .api import open_document
+
+    warnings: list[str] = []
+    opts = replace(options, on_warning=warnings.append, follow=False, base_url=None)
+    try:
+        if opened is not None:
+            body, final = opened
+            doc = open_document(body, None, replace(opts, base_url=final))
+            base: str | None = final
+        else:
+            doc = open_document(ref.url, None, opts)
+            base = ref.url
+        with doc:
+            if doc.format == "index":
+                children = [urljoin(base, e.loc) if base else e.loc for e in doc]
+                return Result("index", children=children, warnings=warnings, base=base)
+            entries = list(doc)
+    except SitemapError as exc:
+        return Result("failed", warnings=warnings, reason=exc.reason)
+    except Exception as exc:  # a reader bug must not stop the other children
+        return Result("failed", warnings=warnings, reason=f"{type(exc).__name__}: {exc}")
+    for entry in entries:
+        entry.sitemap = ref.url
+    return Result("pages", entries=entries, warnings=warnings, base=base)
+
+
+def fetch_child(ref: Ref, options: ReadOptions, fetcher: Fetcher | None, guard: Guard) -> Result:
+    """Thread worker: refuse, fetch and read one child."""
+    if not is_web(ref.url):
+        return read_child(ref, options)
+    reason = guard(ref.url)
+    if reason is not None:
+        return Result("refused", reason=reason)
+    assert fetcher is not None
+    try:
+        body, final, close = fetcher.open(ref.url, guard)
+    except SitemapError as exc:
+        return Result("failed", reason=exc.reason)
+    try:
+        return read_child(ref, options, (body, final))
+    finally:
+        close()
+
+
+# --- scheduling ---------------------------------------------------------------------------
+
+
+@dataclass(slots=True, eq=False)
+class Slot:
+    """A child in output order; ``handle`` is the driver's future or task once started."""
+
+    ref: Ref
+    handle: Any = None
+
+
+class Scheduler:
+    """The order, limits and bookkeeping of a follow, without any I/O of its own.
+
+    A driver asks :meth:`to_start` which children to start, waits for :meth:`head`'s
+    handle, and passes the result to :meth:`deliver`, which returns the entries to hand out
+    and queues a nested index's children in its place.
+    """
+
+    def __init__(
+        self,
+        options: ReadOptions,
+        stats: FollowStats,
+        start_url: str | None,
+        top: str | None,
+        top_children: Iterator[str],
+        visited: set[str] | None = None,
+    ) -> None:
+        self.options = options
+        self.stats = stats
+        self.start_url = start_url
+        self.visited: set[str] = visited if visited is not None else set()
+        self._top = top
+        self._refs = top_children
+        self._queue: deque[Slot] = deque()
+        self._running = 0
+        self._limit_warned = False
+        self._admitted = 1  # the top document
+        self._start_classes: frozenset[str] | None = None
+        self.concurrency = max(1, options.concurrency)
+
+    def warn(self, message: str) -> None:
+        emit_warning(self.options.on_warning, message)
+
+    def mark_visited(self, url: str) -> bool:
+        """Record a sitemap as read; False when it already was."""
+        key = urldefrag(url)[0]
+        if key in self.visited:
+            return False
+        self.visited.add(key)
+        return True
+
+    def guard(self, url: str) -> str | None:
+        """The per-request check: refuse non-public hosts unless allowed (thread-safe)."""
+        if not self.options.block_private:
+            return None
+        if self._start_classes is None:
+            self._start_classes = address_classes(self.start_url)
+        return is_blocked(url, self.start_url, start=self._start_classes)
+
+    def admit(self, url: str, parent: str | None, depth: int) -> Ref | None:
+        """A Ref for a listed child, or None (with a warning or a count) when it is skipped."""
+        stats, where = self.stats, parent or self._top or "index"
+        scheme = urlsplit(url).scheme.lower()
+        local_parent = parent is not None and urlsplit(parent).scheme.lower() == "file"
+        if scheme not in _WEB and not (scheme == "file" and local_parent):
+            stats.refused += 1
+            self.warn(
+                f"{where}: child sitemap {url} not followed: only http(s) children "
+                "are followed from this index"
+            )
+            return None
+        if depth > self.options.max_depth:
+            stats.not_followed += 1
+            self.warn(
+                f"{where}: child sitemap {url} not followed: deeper than max_depth "
+                f"{self.options.max_depth}"
+            )
+            return None
+        sitemap_filter = self.options.sitemap_filter
+        if sitemap_filter is not None and not sitemap_filter(url):
+            stats.filtered += 1
+            return None
+        if urldefrag(url)[0] in self.visited:
+            stats.duplicates += 1
+            return None
+        if self._admitted >= self.options.max_sitemaps:
+            stats.not_followed += 1
+            if not self._limit_warned:
+                self._limit_warned = True
+                self.warn(
+                    f"{where}: stopped following: more than max_sitemaps "
+                    f"{self.options.max_sitemaps} sitemaps"
+                )
+            return None
+        self.mark_visited(url)
+        self._admitted += 1
+        return Ref(url, parent, depth)
+
+    def _next_top(self) -> Ref | None:
+        for url in self._refs:
+            ref = self.admit(urljoin(self._top, url) if self._top else url, self._top, 1)
+            if ref is not None:
+                return ref
+        return None
+
+    def to_start(self) -> list[Slot]:
+        """The slots to start now; the driver sets each one's ``handle``."""
+        started: list[Slot] = []
+        for slot in self._queue:
+            if slot.handle is not None:
+                continue
+            if self._running >= self.concurrency and slot is not self._queue[0]:
+                break
+            slot.handle = True  # reserved: the driver replaces it with its own handle
+            self._running += 1
+            started.append(slot)
+        while self._running < self.concurrency:
+            ref = self._next_top()
+            if ref is None:
+                break
+            slot = Slot(ref, handle=True)
+            self._queue.append(slot)
+            self._running += 1
+            started.append(slot)
+        return started
+
+    def head(self) -> Slot | None:
+        """The child whose entries come next, or None when all is done."""
+        return self._queue[0] if self._queue else None
+
+    def deliver(self, slot: Slot, result: Result) -> list[Entry]:
+        """Account for the head child's result; returns its entries, in order."""
+        self._queue.popleft()
+        self._running -= 1
+        for message in result.warnings:
+            self.warn(message)
+        stats, url = self.stats, slot.ref.url
+        if result.kind in ("failed", "refused"):
+            if result.kind == "failed":
+                stats.failed += 1
+            else:
+                stats.refused += 1
+            stats.failures.append((url, result.reason))
+            verb = "failed" if result.kind == "failed" else "refused"
+            self.warn(f"{url}: child sitemap {verb}: {result.reason}; going on with the others")
+            return []
+        stats.sitemaps += 1
+        if result.kind == "index":
+            stats.indexes += 1
+            self.warn(
+                f"{url}: an index listed by {slot.ref.parent} lists further sitemaps "
+                "(nested indexes break the protocol; following them anyway)"
+            )
+            refs = [self.admit(c, result.base or url, slot.ref.depth + 1) for c in result.children]
+            self._queue.extendleft(reversed([Slot(r) for r in refs if r is not None]))
+            return []
+        stats.entries += len(result.entries)
+        return result.entries
+
+    def finish(self) -> None:
+        """One summary warning when anything went wrong."""
+        stats = self.stats
+        if stats.failed or stats.refused or stats.not_followed:
+            self.warn(f"{self._top or 'index'}: following done: {stats.summary()}")
+
+
+# --- the synchronous driver ---------------------------------------------------------------
+
+
+def _open_top(
+    source: Source, format: str | None, options: ReadOptions, fetcher: Fetcher | None
+) -> tuple[Document, str | None]:
+    """Open the top document (through the shared client when it is a URL) and its location."""
+    from .api import open_document
+
+    if fetcher is not None and isinstance(source, str):
+        body, final, close = fetcher.open(source)
+        try:
+            doc = open_document(body, format, replace(options, base_url=options.base_url or final))
+        except BaseException:
+            close()
+            raise
+        doc._on_close = close
+        return doc, options.base_url or final
+    return open_document(source, format, options), document_location(source, options)
+
+
+def read_followed(
+    source: Source,
+    format: str | None,
+    options: ReadOptions,
+    *,
+    visited: set[str] | None = None,
+) -> FollowedDocument:
+    """Open ``source``; when it is an index, stream the page entries of all its children.
+
+    ``visited`` may be shared between several calls (discovery) so that a sitemap reached
+    twice is read once. The top document's format is the result's ``format``.
+    """
+    from .fetch import Fetcher
+
+    is_url = isinstance(source, str) and is_web(source)
+    fetcher = Fetcher(options) if is_url else None
+    try:
+        top, location = _open_top(source, format, options, fetcher)
+    except BaseException:
+        if fetcher is not None:
+            fetcher.close()
+        raise
+    stats = FollowStats()
+    start_url = source if is_url else None
+    assert start_url is None or isinstance(start_url, str)
+    if top.format != "index":
+        stats.sitemaps = 1
+
+        def plain() -> Iterator[Entry]:
+            try:
+                for entry in top:
+                    stats.entries += 1
+                    yield entry
+            finally:
+                top.close()
+                if fetcher is not None:
+                    fetcher.close()
+
+        return FollowedDocument(
+            format=top.format, source=top.source, _entries=plain(), meta=top.meta, stats=stats
+        )
+    sched = Scheduler(options, stats, start_url, location, (e.loc for e in top), visited)
+    sched.mark_visited(location or top.source)
+    if isinstance(source, str) and is_url:
+        sched.mark_visited(source)
+    stats.sitemaps = 1
+    return FollowedDocument(
+        format=top.format,
+        source=top.source,
+        meta=top.meta,
+        stats=stats,
+        _entries=_drive(sched, top, fetcher, options),
+    )
+
+
+def _drive(
+    sched: Scheduler, top: Document, fetcher: Fetcher | None, options: ReadOptions
+) -> Iterator[Entry]:
+    from .fetch import Fetcher
+
+    pool = ThreadPoolExecutor(max_workers=sched.concurrency, thread_name_prefix="sitemapconv")
+    completed = False
+    try:
+        while True:
+            for slot in sched.to_start():
+                if fetcher is None and is_web(slot.ref.url):
+                    fetcher = Fetcher(options)  # a local index with remote children
+                slot.handle = pool.submit(fetch_child, slot.ref, options, fetcher, sched.guard)
+            head = sched.head()
+            if head is None:
+                break
+            future: Future[Result] = head.handle
+            yield from sched.deliver(head, future.result())
+        completed = True
+        sched.finish()
+    finally:
+        pool.shutdown(wait=completed, cancel_futures=True)
+        top.close()
+        if fetcher is not None:
+            fetcher.close()

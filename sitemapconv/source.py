@@ -145,6 +145,20 @@ class _Gunzip(io.RawIOBase):
         return 0
 
 
+def _second_gzip_layer(stream: BinaryIO, name: str, warn: Callable[[str], None]) -> BinaryIO:
+    """Undo a second gzip layer when the first one unwrapped another gzip stream.
+
+    A server that applies ``Content-Encoding: gzip`` to a file that is already a ``.gz``
+    sends two layers; the fetcher hands over the raw body, so both are undone here. Two is
+    the most ever undone: a deeper nest is not a sitemap.
+    """
+    magic = stream.read(len(GZIP_MAGIC))
+    stream = io.BufferedReader(_Prefixed(magic, stream), _CHUNK)
+    if magic == GZIP_MAGIC:
+        stream = io.BufferedReader(_Gunzip(stream, name, warn), _CHUNK)
+    return stream
+
+
 def _read_head(stream: BinaryIO) -> bytes:
     parts: list[bytes] = []
     size = 0
@@ -217,6 +231,7 @@ def open_source(source: Source, options: ReadOptions) -> Opened:
         gzipped = first.startswith(GZIP_MAGIC)
         if gzipped:
             stream = io.BufferedReader(_Gunzip(stream, name, warn), _CHUNK)
+            stream = _second_gzip_layer(stream, name, warn)
         capped = _Capped(stream, options.max_bytes, name)
         head = _read_head(capped)  # type: ignore[arg-type]
         out = io.BufferedReader(_Prefixed(head, capped), _CHUNK)  # type: ignore[arg-type]

@@ -1,0 +1,194 @@
+"""Finding a site's sitemaps: robots.txt first, then the well-known paths.
+
+``discover("https://example.com/blog/")`` reads ``https://example.com/robots.txt`` and keeps
+every ``Sitemap:`` URL exactly as written, then probes the usual names both under the
+given path (``/blog/sitemap.xml``) and at the root (``/sitemap.xml``). A probe counts only
+when its content is detected as a sitemap, index, feed or URL list: a soft-404 HTML page
+served with 200 is not a sitemap. Each probe reads no more than the detection head and
+closes the connection. Probes run ``options.concurrency`` at a time; the result keeps the
+order above, with duplicates (same URL, or a redirect to one already found) dropped.
+
+The robots.txt parsing here is deliberately small (the ``Sitemap:`` lines only, per
+PROTOCOL.md §6); a full robots.txt parser is a separate concern.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urljoin, urlsplit, urlunsplit
+
+from .errors import SitemapError
+from .model import Document
+from .options import ReadOptions, build_options, emit_warning
+
+if TYPE_CHECKING:
+    from .fetch import Fetcher
+
+#: Probed under the site's path and at the root, in this order.
+WELL_KNOWN_PATHS: tuple[str, ...] = (
+    "sitemap.xml",
+    "sitemap_index.xml",
+    "sitemap-index.xml",
+    "sitemap.xml.gz",
+    "sitemap_index.xml.gz",
+    "wp-sitemap.xml",
+    "sitemap.txt",
+    "feed",
+    "feed.xml",
+    "rss.xml",
+    "rss",
+    "atom.xml",
+    "index.xml",
+)
+
+VIA_ROBOTS = "robots.txt"
+VIA_WELL_KNOWN = "well-known path"
+
+
+@dataclass(slots=True, frozen=True)
+class Found:
+    """A sitemap found on a site: its URL, how it was found, and its detected format."""
+
+    url: str
+    via: str
+    format: str
+
+
+def robots_sitemaps(text: str) -> list[str]:
+    """The ``Sitemap:`` URLs of a robots.txt, in order, exactly as written.
+
+    The field name is matched case-insensitively wherever the line stands (it belongs to no
+    user-agent group); surrounding whitespace and a trailing ``#`` comment are dropped, and
+    the URL itself is not normalised.
+    """
+    found: list[str] = []
+    for line in text.splitlines():
+        name, colon, value = line.partition(":")
+        if not colon or name.strip().lower() != "sitemap":
+            continue
+        value = value.split(" #", 1)[0].split("\t#", 1)[0].strip()
+        if value and not value.startswith("#"):
+            found.append(value)
+    return found
+
+
+def site_bases(site: str) -> list[str]:
+    """The directories to probe: the site's own path (when below the root), then the root.
+
+    ``https://example.com/blog`` is taken as the directory ``/blog/`` because its last
+    segment has no dot; ``https://example.com/blog/index.html`` as ``/blog/``.
+    """
+    parts = urlsplit(site)
+    if parts.scheme.lower() not in ("http", "https") or not parts.netloc:
+        raise SitemapError("discovery needs an http(s) site URL", source=site)
+    path = parts.path or "/"
+    if not path.endswith("/"):
+        last = path.rsplit("/", 1)[1]
+        path = path + "/" if "." not in last else path[: len(path) - len(last)]
+    root = urlunsplit((parts.scheme, parts.netloc, "/", "", ""))
+    here = urlunsplit((parts.scheme, parts.netloc, path, "", ""))
+    return [here, root] if here != root else [root]
+
+
+def _probe(url: str, fetcher: Fetcher) -> tuple[str, str] | None:
+    """(format, final URL) when ``url`` serves a sitemap or feed; None otherwise.
+
+    Only the detection head is read (decompressed when gzipped), then the response closed.
+    """
+    from .detect import detect
+    from .source import open_source
+
+    try:
+        body, final, close = fetcher.open(url)
+    except SitemapError:
+        return None
+    try:
+        opened = open_source(body, replace(fetcher.options, base_url=final))
+        try:
+            return detect(opened.head, source=url), final
+        finally:
+            opened.close()
+    except SitemapError:
+        return None
+    finally:
+        close()
+
+
+def discover(site: str, *, options: ReadOptions | None = None, **kwargs: Any) -> list[Found]:
+    """The sitemaps of ``site``: robots.txt ``Sitemap:`` lines, then the well-known paths.
+
+    Keyword arguments are :class:`~sitemapconv.options.ReadOptions` fields (timeouts,
+    retries, user agent, headers, concurrency). A site with none returns an empty list.
+    """
+    from .fetch import Fetcher
+
+    opts = build_options(ReadOptions, options, kwargs)
+    bases = site_bases(site)
+    # Few retries: most well-known paths simply do not exist, and a probe is not worth waiting.
+    fetcher = Fetcher(replace(opts, retries=min(opts.retries, 1), on_warning=lambda _m: None))
+    try:
+        return _discover(bases, fetcher, opts)
+    finally:
+        fetcher.close()
+
+
+def _discover(bases: list[str], fetcher: Fetcher, opts: ReadOptions) -> list[Found]:
+    robots = fetcher.get_text(urljoin(bases[-1], "robots.txt"))
+    listed = robots_sitemaps(robots) if robots else []
+    candidates: list[tuple[str, str]] = [(u, VIA_ROBOTS) for u in listed]
+    seen = {u for u, _ in candidates}
+    for base in bases:
+        for path in WELL_KNOWN_PATHS:
+            url = urljoin(base, path)
+            if url not in seen:
+                seen.add(url)
+                candidates.append((url, VIA_WELL_KNOWN))
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(max_workers=max(1, opts.concurrency)) as pool:
+        results = list(pool.map(lambda c: _probe(c[0], fetcher), candidates))
+    found: list[Found] = []
+    finals: set[str] = set()
+    for (url, via), result in zip(candidates, results, strict=True):
+        if result is None:
+            if via == VIA_ROBOTS:
+                emit_warning(
+                    opts.on_warning,
+                    f"{url}: listed in robots.txt but not readable as a sitemap or feed",
+                )
+            continue
+        fmt, final = result
+        if final in finals or url in finals:
+            continue
+        finals.update((final, url))
+        found.append(Found(url, via, fmt))
+    return found
+
+
+def read_discovered(
+    sites: list[str], format: str | None, options: ReadOptions
+) -> Iterator[Document]:
+    """Discover each site and open every sitemap found (followed when ``options.follow``).
+
+    One visited set spans everything, so an index and a child found separately are read
+    once. A site where nothing is found is a :class:`SitemapError`.
+    """
+    from .api import open_document
+    from .follow import read_followed
+
+    visited: set[str] = set()
+    for site in sites:
+        found = discover(site, options=options)
+        if not found:
+            raise SitemapError(
+                "no sitemap or feed found (robots.txt and well-known paths)", source=site
+            )
+        for item in found:
+            if options.follow:
+                if item.url in visited:
+                    continue
+                yield read_followed(item.url, format, options, visited=visited)
+            else:
+                yield open_document(item.url, format, options)
