@@ -64,5 +64,7 @@ if __name__ == "__main__":
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 50_000
     entries = make_entries(n)
     base, mine = best(plain, entries), best(ours, entries)
-    print(f"{n} entries: plain {base * 1000:.0f} ms, SitemapWriter {mine * 1000:.0f} ms, "
-          f"ratio {mine / base:.2f}")
+    print(
+        f"{n} entries: plain {base * 1000:.0f} ms, SitemapWriter {mine * 1000:.0f} ms, "
+        f"ratio {mine / base:.2f}"
+    )
