@@ -1,7 +1,8 @@
 """The ``txt`` writer: one percent-encoded URL per line (PROTOCOL.md §7).
 
 UTF-8, ``\\n`` line ends, a trailing newline, and nothing else: no header, no comments and
-no XML escaping. A URL never spans lines (line breaks inside it are percent-encoded).
+no XML escaping. A URL never spans lines: tabs and line breaks inside it are removed, as
+URL parsers do (WHATWG URL, :func:`urllib.parse.urlsplit`).
 Everything besides the URL (lastmod, changefreq, priority, extensions) is dropped, reported
 in one warning at the end that names the fields actually lost. Loc rules and limits are
 those of the urlset writer.
