@@ -74,7 +74,7 @@ class ValueFormatter:
         try:
             return escape(encode_url(cleaned))
         except ValueError:  # urlsplit on a broken IPv6 literal and the like
-            self.ctx.warn_once("bad-ext-url", f"kept URL {_short(cleaned)} as given: {value!r}")
+            self.ctx.warn_once("bad-ext-url", f"kept the unparsable URL {_short(cleaned)} as given")
             return escape(cleaned)
 
     def loc(self, raw: object) -> str | None:
@@ -107,7 +107,10 @@ class ValueFormatter:
                     f"(the protocol allows fewer than {MAX_LOC_LENGTH})"
                 )
                 return None
-            self.ctx.warn(f"{_short(url)} is exactly {MAX_LOC_LENGTH} characters long")
+            self.ctx.warn(
+                f"{_short(url)} is exactly {MAX_LOC_LENGTH} characters long "
+                "(the protocol asks for fewer)"
+            )
         elif n < MIN_LOC_LENGTH:
             self.ctx.warn_once(
                 "short-loc", f"{url!r} is shorter than the {MIN_LOC_LENGTH} characters the XSD asks"
