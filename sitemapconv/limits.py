@@ -44,16 +44,24 @@ def check_limits(options: WriteOptions, source: str | None = None) -> tuple[int,
     return max_urls, max_bytes
 
 
-def over_limits_message(count: int, size: int, max_urls: int, max_bytes: int) -> str | None:
+SPLIT_HINT = "write xml to a path with split=True to get parts and an index"
+
+
+def over_limits_message(
+    count: int,
+    size: int,
+    max_urls: int,
+    max_bytes: int,
+    *,
+    noun: str = "URLs",
+    hint: str = SPLIT_HINT,
+) -> str | None:
     """A warning text when a single written file broke a limit, else None."""
     problems = []
     if count > max_urls:
-        problems.append(f"{count:,} URLs (limit {max_urls:,})")
+        problems.append(f"{count:,} {noun} (limit {max_urls:,})")
     if size > max_bytes:
         problems.append(f"{size:,} bytes (limit {max_bytes:,})")
     if not problems:
         return None
-    return (
-        f"output holds {' and '.join(problems)}: search engines ignore such a file; "
-        "write to a path with split=True to get parts and an index"
-    )
+    return f"output holds {' and '.join(problems)}: search engines ignore such a file; {hint}"

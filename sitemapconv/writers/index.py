@@ -77,9 +77,16 @@ class IndexWriter(Writer):
             )
         if count == 0:
             ctx.warn("no sitemaps to write: the index is empty (the XSD wants at least one)")
-        message = over_limits_message(count, size, max_urls, max_bytes)
+        message = over_limits_message(
+            count,
+            size,
+            max_urls,
+            max_bytes,
+            noun="sitemaps",
+            hint="an index must not list other indexes, so use fewer, bigger sitemaps",
+        )
         if message is not None:
-            ctx.warn(message.replace("URLs", "sitemaps"))
+            ctx.warn(message)
         return count
 
     @staticmethod

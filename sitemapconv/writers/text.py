@@ -56,7 +56,9 @@ class TextWriter(Writer):
             )
         if count == 0:
             ctx.warn("no URLs to write: the text file is empty")
-        message = over_limits_message(count, size, max_urls, max_bytes)
+        message = over_limits_message(
+            count, size, max_urls, max_bytes, hint="split the list, or write xml with split=True"
+        )
         if message is not None:
             ctx.warn(message)
         return count

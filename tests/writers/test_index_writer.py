@@ -108,7 +108,7 @@ def test_over_the_limit_warns() -> None:
     _, warnings = write_index([Entry(f"https://ex.com/s{i}.xml") for i in range(4)], max_urls=3)
     assert warnings == [
         "<stream>: output holds 4 sitemaps (limit 3): search engines ignore such a file; "
-        "write to a path with split=True to get parts and an index"
+        "an index must not list other indexes, so use fewer, bigger sitemaps"
     ]
 
 
