@@ -5,6 +5,7 @@ Everything the CLI does goes through these, so the CLI holds no logic of its own
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Iterator
 from dataclasses import fields
 from typing import Any
@@ -88,7 +89,9 @@ def write(
 
     The format comes from ``format``, else from the destination's file extension. A path is
     written atomically. Keyword arguments are :class:`~sitemapconv.options.WriteOptions`
-    fields (``gzip=True``, ``title=...``).
+    fields (``gzip=True``, ``title=...``). With ``split=True`` and a path, ``xml`` output over
+    the protocol's limits becomes numbered parts plus an index at ``dest`` (see
+    :mod:`sitemapconv.split`; needs ``base_url``).
     """
     opts = build_options(WriteOptions, options, kwargs)
     name = dest_name(dest)
@@ -102,6 +105,11 @@ def write(
         meta = entries.prime() if isinstance(entries, Document) else FeedMeta()
     gzip_output = opts.gzip or name.lower().endswith(".gz")
     ctx = WriteContext(dest=name, options=opts, meta=meta)
+    if opts.split and fmt == "xml" and isinstance(dest, (str, os.PathLike)) and name != "<stdout>":
+        # Parts need a directory to go in; a stream gets one sitemap (warned when too big).
+        from .split import write_split
+
+        return write_split(entries, os.fspath(dest), ctx)
     with open_dest(dest, gzip_output=gzip_output) as out:
         return writer.write(entries, out, ctx)
 

@@ -13,7 +13,9 @@ from urllib.parse import quote, urlsplit, urlunsplit
 # Everything RFC 3986 allows unescaped in a URI, plus "%" so existing escapes survive.
 _SAFE = "!#$%&'()*+,/:;=?@[]~-._"
 _LONE_PERCENT = re.compile(r"%(?![0-9A-Fa-f]{2})")
-_NEEDS_WORK = re.compile(r"[^\x21-\x7e]|%(?![0-9A-Fa-f]{2})|[\"<>\\^`{|}]")
+# Printable ASCII that RFC 3986 does not allow unescaped (a plain character class: one
+# alternation-free scan is several times faster than a combined pattern).
+_UNSAFE_ASCII = re.compile(r'[ "<>\\^`{|}]')
 
 
 def _host(netloc: str) -> str:
@@ -29,10 +31,20 @@ def _host(netloc: str) -> str:
     return f"{userinfo}{at}{host}{colon}{port}"
 
 
+def _is_clean(url: str) -> bool:
+    """True when ``url`` needs no encoding: the fast path for the usual, already clean URL."""
+    return (
+        url.isascii()
+        and url.isprintable()
+        and _UNSAFE_ASCII.search(url) is None
+        and ("%" not in url or _LONE_PERCENT.search(url) is None)
+    )
+
+
 def encode_url(url: str) -> str:
     """Percent-encode what RFC 3986 forbids in ``url``; a clean URL is returned unchanged."""
     url = url.strip()
-    if _NEEDS_WORK.search(url) is None:
+    if _is_clean(url):
         return url
     parts = urlsplit(url)
     netloc = _host(parts.netloc) if not parts.netloc.isascii() else parts.netloc

@@ -11,21 +11,44 @@ from __future__ import annotations
 import re
 
 _FORBIDDEN_RE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
-_ESCAPES = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;"})
 
 
 def has_forbidden(text: str) -> bool:
-    """True when ``text`` holds characters XML 1.0 cannot carry."""
+    """True when ``text`` holds characters XML 1.0 cannot carry.
+
+    Every forbidden character is non-printable (C0 controls, surrogates, noncharacters), so
+    the common printable string is cleared by one fast ``str.isprintable`` scan.
+    """
+    if text.isprintable():
+        return False
     return _FORBIDDEN_RE.search(text) is not None
 
 
 def strip_forbidden(text: str) -> str:
     """Remove the characters XML 1.0 cannot carry."""
+    if text.isprintable():
+        return text
     return _FORBIDDEN_RE.sub("", text)
 
 
 def escape(text: str) -> str:
-    """Escape all five XML entities. Callers strip forbidden characters first when needed."""
-    if "&" in text or "<" in text or ">" in text or '"' in text or "'" in text:
-        return text.translate(_ESCAPES)
+    """Escape all five XML entities (and CR, which parsers would otherwise normalise away).
+
+    Callers strip forbidden characters first when needed.
+
+    Chained ``str.replace`` guarded by ``in`` tests: several times faster than
+    ``str.translate`` with a mapping, which matters on the writers' hot path.
+    """
+    if "&" in text:
+        text = text.replace("&", "&amp;")
+    if "<" in text:
+        text = text.replace("<", "&lt;")
+    if ">" in text:
+        text = text.replace(">", "&gt;")
+    if '"' in text:
+        text = text.replace('"', "&quot;")
+    if "'" in text:
+        text = text.replace("'", "&apos;")
+    if "\r" in text:  # a literal CR would be turned into LF by every XML parser
+        text = text.replace("\r", "&#13;")
     return text

@@ -1,0 +1,237 @@
+"""Splitting a urlset at the protocol's per-file limits into numbered parts plus an index.
+
+``sitemapconv.write(entries, "out/sitemap.xml", split=True, base_url="https://ex.com/")``
+streams the entries into parts ``out/sitemap-1.xml``, ``out/sitemap-2.xml``... (``.xml.gz``
+when gzipped), each holding at most ``max_urls`` URLs and ``max_file_bytes`` uncompressed
+bytes, and writes at ``out/sitemap.xml`` a sitemap index listing each part with
+``loc = base_url + part file name`` and ``lastmod`` = the newest lastmod in that part.
+When everything fits in one file, the target is written as one plain urlset and no index.
+
+Byte counting is exact: each entry's UTF-8 size is known when it is formatted. A part's
+namespace declarations are only known when the part is complete, so the space of the
+longest possible header (every extension namespace declared) is reserved up front; the real
+header can only be shorter, so no part ever exceeds the limit.
+
+Memory stays flat: the current part is spooled (see :mod:`sitemapconv.writers.spool`) and
+each finished part is streamed to its own temporary file beside the target. The parts are
+renamed into place only after the last entry has been written, then the index is written
+atomically (:func:`sitemapconv.sink.atomic_path`), so the index never names a missing part.
+This is deliberately stricter than renaming each part as soon as it is done: if the entries
+fail midway, no new part exists and the files of a previous run are left untouched.
+Parts left over from an earlier, longer run (``sitemap-9.xml`` when this run makes 3) are
+not deleted; the new index does not list them.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import os
+import tempfile
+from collections.abc import Iterable, Iterator
+from contextlib import suppress
+from dataclasses import dataclass
+from typing import BinaryIO
+
+from .errors import LimitError, WriteError
+from .limits import PROTOCOL_MAX_URLS, check_limits
+from .model import Entry, When
+from .sink import atomic_path, gzipped
+from .urls import encode_url
+from .writers import WriteContext
+from .writers.index import IndexWriter
+from .writers.sitemap import MAX_URLSET_OPEN, URLSET_CLOSE, UrlsetFormatter, urlset_open
+from .writers.spool import SpooledBody
+
+_UTC = _dt.timezone.utc
+
+
+def _sort_key(when: When) -> _dt.datetime:
+    """Comparable instant: aware values in UTC; dates and naive values read as UTC."""
+    if not isinstance(when, _dt.datetime):
+        return _dt.datetime(when.year, when.month, when.day, tzinfo=_UTC)
+    if when.tzinfo is None:
+        return when.replace(tzinfo=_UTC)
+    return when.astimezone(_UTC)
+
+
+@dataclass(slots=True)
+class PartName:
+    """How parts are named: ``{stem}-{n}{suffix}`` in ``directory``."""
+
+    directory: str
+    stem: str
+    suffix: str
+
+    @classmethod
+    def for_target(cls, path: str, part_name: str | None, gzip_output: bool) -> PartName:
+        """``out/sitemap.xml`` → ``out/sitemap-N.xml``; ``part_name`` replaces the stem."""
+        directory, base = os.path.split(path)
+        stem = base[:-3] if base.lower().endswith(".gz") else base
+        root, ext = os.path.splitext(stem)
+        stem = root if ext else stem
+        return cls(directory, part_name or stem, ".xml.gz" if gzip_output else ".xml")
+
+    def file_name(self, n: int) -> str:
+        return f"{self.stem}-{n}{self.suffix}"
+
+
+def _newer(a: When, b: When) -> bool:
+    """``a > b`` for any mix of dates, naive and aware datetimes (see :func:`_sort_key`)."""
+    if type(a) is type(b):
+        try:
+            return a > b  # same type: compared in C
+        except TypeError:  # naive vs aware datetime
+            pass
+    return _sort_key(a) > _sort_key(b)
+
+
+class _Part:
+    """The part being filled: spooled body, namespaces used, newest lastmod."""
+
+    __slots__ = ("body", "newest", "ns")
+
+    def __init__(self) -> None:
+        self.body = SpooledBody()
+        self.ns = 0
+        self.newest: When | None = None
+
+    def add(self, data: bytes, ns: int, lastmod: object) -> None:
+        self.body.add(data)
+        self.ns |= ns
+        if isinstance(lastmod, _dt.date) and (self.newest is None or _newer(lastmod, self.newest)):
+            self.newest = lastmod
+
+    def write_to(self, out: BinaryIO) -> None:
+        out.write(urlset_open(self.ns))
+        self.body.copy_to(out)
+        out.write(URLSET_CLOSE)
+
+
+@dataclass(slots=True)
+class _Staged:
+    tmp: str
+    final: str
+    newest: When | None
+
+
+def _new_mode(path: str) -> int:
+    """Keep an existing file's mode; else the mode a plain ``open`` would give."""
+    try:
+        return os.stat(path).st_mode & 0o777
+    except FileNotFoundError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask
+
+
+class SplitWriter:
+    """Writes one target as a plain urlset, or as parts plus an index (module docstring)."""
+
+    def __init__(self, path: str, ctx: WriteContext) -> None:
+        opts = ctx.options
+        self.path = path
+        self.ctx = ctx
+        self.max_urls, max_bytes = check_limits(opts, path)
+        self.budget = max_bytes - MAX_URLSET_OPEN - len(URLSET_CLOSE)
+        if self.budget <= 0:
+            raise WriteError(
+                f"max_file_bytes={max_bytes} leaves no room for entries "
+                f"(a header and footer take up to {MAX_URLSET_OPEN + len(URLSET_CLOSE)} bytes)",
+                source=path,
+            )
+        base_url = (opts.base_url or "").strip()
+        if not base_url.lower().startswith(("http://", "https://")):
+            raise WriteError(
+                "splitting needs base_url, the absolute http(s) URL where the parts will be "
+                f"served (got {opts.base_url!r})",
+                source=path,
+            )
+        self.base_url = encode_url(base_url if base_url.endswith("/") else base_url + "/")
+        self.gzip_output = opts.gzip or path.lower().endswith(".gz")
+        self.names = PartName.for_target(path, opts.part_name, self.gzip_output)
+        self.staged: list[_Staged] = []
+
+    def write(self, entries: Iterable[Entry]) -> int:
+        fmt = UrlsetFormatter(self.ctx)
+        part = _Part()
+        count = 0
+        try:
+            for entry in entries:
+                text = fmt.format(entry)
+                if text is None:
+                    continue
+                data = text.encode()
+                if len(data) > self.budget:
+                    raise WriteError(
+                        f"the <url> element of {entry.loc!r} alone is {len(data):,} bytes, "
+                        "more than max_file_bytes allows",
+                        source=self.path,
+                    )
+                if part.body.count >= self.max_urls or part.body.size + len(data) > self.budget:
+                    self._stage(part)
+                    part = _Part()
+                part.add(data, fmt.ns, entry.lastmod)
+                count += 1
+            if not self.staged:
+                self._write_single(part)
+                return count
+            self._stage(part)
+            self._commit()
+        finally:
+            part.body.close()
+            self._discard()
+        self._write_index()
+        return count
+
+    def _write_single(self, part: _Part) -> None:
+        if part.body.count == 0:
+            self.ctx.warn("no URLs to write: the urlset is empty (the XSD wants at least one)")
+        with atomic_path(self.path) as raw, gzipped(raw, self.gzip_output) as out:
+            part.write_to(out)
+
+    def _stage(self, part: _Part) -> None:
+        """Write a finished part to a temporary file beside its final name."""
+        if len(self.staged) >= PROTOCOL_MAX_URLS:
+            raise LimitError(
+                f"more than {PROTOCOL_MAX_URLS:,} parts: one sitemap index cannot list them",
+                source=self.path,
+            )
+        final = os.path.join(self.names.directory, self.names.file_name(len(self.staged) + 1))
+        try:
+            fd, tmp = tempfile.mkstemp(
+                prefix=f".{os.path.basename(final)}.",
+                suffix=".tmp",
+                dir=self.names.directory or ".",
+            )
+        except OSError as exc:
+            raise WriteError(f"cannot write ({exc.strerror or exc})", source=final) from None
+        self.staged.append(_Staged(tmp, final, part.newest))
+        with os.fdopen(fd, "wb") as raw, gzipped(raw, self.gzip_output) as out:
+            part.write_to(out)
+        part.body.close()
+
+    def _commit(self) -> None:
+        for staged in self.staged:
+            os.chmod(staged.tmp, _new_mode(staged.final))
+            os.replace(staged.tmp, staged.final)
+            staged.tmp = ""
+
+    def _discard(self) -> None:
+        """Remove temporary parts that were not committed (after a failure)."""
+        for staged in self.staged:
+            if staged.tmp:
+                with suppress(FileNotFoundError):
+                    os.unlink(staged.tmp)
+
+    def _index_entries(self) -> Iterator[Entry]:
+        for staged in self.staged:
+            yield Entry(self.base_url + os.path.basename(staged.final), lastmod=staged.newest)
+
+    def _write_index(self) -> None:
+        with atomic_path(self.path) as raw, gzipped(raw, self.gzip_output) as out:
+            IndexWriter().write(self._index_entries(), out, self.ctx)
+
+
+def write_split(entries: Iterable[Entry], path: str, ctx: WriteContext) -> int:
+    """Write ``entries`` to ``path``, splitting into parts + index when over the limits."""
+    return SplitWriter(path, ctx).write(entries)

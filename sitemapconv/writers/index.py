@@ -1,0 +1,99 @@
+"""The ``index`` writer: a sitemaps.org ``<sitemapindex>``, one ``<sitemap>`` per entry.
+
+Each entry's ``loc`` is a child sitemap's URL and its ``lastmod`` that file's last change.
+An index has no extension namespaces, so unlike the urlset writer it streams straight to the
+output. Fields an index cannot hold (changefreq, priority, extensions) are dropped with one
+summary warning. An index never lists another index (PROTOCOL.md §4); that is the caller's
+data, so it is not checked here. Loc rules and limits are those of the urlset writer.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+from collections.abc import Iterable
+from typing import BinaryIO
+
+from ..dates import format_w3c
+from ..limits import check_limits, over_limits_message
+from ..model import Entry
+from ..xmltext import escape
+from . import WriteContext, Writer
+from .sitemap import SITEMAP_NS, XML_DECLARATION
+from .values import ValueFormatter
+
+INDEX_OPEN = f'{XML_DECLARATION}<sitemapindex xmlns="{SITEMAP_NS}">\n'.encode()
+INDEX_CLOSE = b"</sitemapindex>\n"
+_BATCH = 1024
+
+
+def dropped_fields(entry: Entry) -> list[str]:
+    """The fields of ``entry`` that an index (or a text list) cannot express."""
+    names = []
+    if entry.changefreq is not None:
+        names.append("changefreq")
+    if entry.priority is not None:
+        names.append("priority")
+    if entry.images or entry.videos or entry.news or entry.alternates or entry.mobile:
+        names.append("extensions")
+    return names
+
+
+class IndexWriter(Writer):
+    """Writes entries as a ``<sitemapindex>``."""
+
+    name = "index"
+    aliases = ("sitemapindex",)
+    extensions = ()
+    media_type = "application/xml"
+
+    def write(self, entries: Iterable[Entry], out: BinaryIO, ctx: WriteContext) -> int:
+        max_urls, max_bytes = check_limits(ctx.options, ctx.dest)
+        values = ValueFormatter(ctx)
+        date_only = ctx.options.date_only
+        lost: set[str] = set()
+        count = 0
+        size = len(INDEX_OPEN) + len(INDEX_CLOSE)
+        batch: list[str] = []
+        out.write(INDEX_OPEN)
+        for entry in entries:
+            loc = values.loc(entry.loc)
+            if loc is None:
+                continue
+            text = f"  <sitemap>\n    <loc>{escape(loc)}</loc>\n"
+            if isinstance(entry.lastmod, _dt.date):
+                text += f"    <lastmod>{format_w3c(entry.lastmod, date_only=date_only)}</lastmod>\n"
+            batch.append(text + "  </sitemap>\n")
+            count += 1
+            if len(lost) < 3:
+                lost.update(dropped_fields(entry))
+            if len(batch) >= _BATCH:
+                size += self._flush(batch, out)
+        size += self._flush(batch, out)
+        out.write(INDEX_CLOSE)
+        if lost:
+            ctx.warn_once(
+                "index-dropped",
+                f"a sitemap index holds only loc and lastmod: dropped {', '.join(sorted(lost))}",
+            )
+        if count == 0:
+            ctx.warn("no sitemaps to write: the index is empty (the XSD wants at least one)")
+        message = over_limits_message(
+            count,
+            size,
+            max_urls,
+            max_bytes,
+            noun="sitemaps",
+            hint="an index must not list other indexes, so use fewer, bigger sitemaps",
+        )
+        if message is not None:
+            ctx.warn(message)
+        return count
+
+    @staticmethod
+    def _flush(batch: list[str], out: BinaryIO) -> int:
+        if not batch:
+            return 0
+        data = "".join(batch).encode()
+        batch.clear()
+        out.write(data)
+        return len(data)

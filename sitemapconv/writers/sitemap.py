@@ -1,0 +1,167 @@
+"""The ``xml`` writer: a sitemaps.org ``<urlset>`` with Google's extensions.
+
+Output is UTF-8 with ``<?xml version="1.0" encoding="UTF-8"?>``, no BOM, ``\\n`` line ends,
+two-space indentation and a trailing newline, and is byte-for-byte deterministic. Children
+come in XSD order: ``loc, lastmod, changefreq, priority``, then image, video, news,
+xhtml:link and mobile elements.
+
+**Namespaces** are declared only when used, on the root element, with the fixed prefixes
+``image video news xhtml mobile`` in that order. The root start tag comes first in the file
+but namespace use is known only at the end, so the ``<url>`` elements are written to a
+:class:`~sitemapconv.writers.spool.SpooledTemporaryFile`-backed body (constant memory) while
+the used namespaces are tracked, and the header is written before the body is copied out.
+
+**Speed:** strings are formatted directly rather than through lxml's serializer; the only
+work per entry besides formatting is the checks that keep the output valid (see
+:mod:`sitemapconv.writers.values`).
+
+Entries that cannot be written (no loc, a relative loc, a loc over 2,048 characters) are
+skipped with a warning. An empty urlset is written (it is a real thing, e.g. an empty news
+sitemap) with a warning, since the XSD wants at least one ``<url>``. A file over the
+protocol limits is written with a warning; to split, write to a path with ``split=True``
+(:mod:`sitemapconv.split`).
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+from collections.abc import Iterable
+from typing import BinaryIO
+
+from ..dates import format_w3c
+from ..limits import check_limits, over_limits_message
+from ..model import CHANGEFREQS, Entry
+from ..xmltext import escape
+from . import WriteContext, Writer
+from .extensions import NAMESPACES, ExtensionFormatter
+from .spool import SpooledBody
+from .values import ValueFormatter
+
+SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
+XML_DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>\n'
+URLSET_CLOSE = b"</urlset>\n"
+_BATCH = 1024
+_ALL_NAMESPACES = sum(bit for bit, _, _ in NAMESPACES)
+
+
+def urlset_open(ns_bits: int) -> bytes:
+    """The XML declaration and ``<urlset>`` start tag declaring the namespaces in ``ns_bits``."""
+    decls = "".join(f' xmlns:{prefix}="{uri}"' for bit, prefix, uri in NAMESPACES if ns_bits & bit)
+    return f'{XML_DECLARATION}<urlset xmlns="{SITEMAP_NS}"{decls}>\n'.encode()
+
+
+#: The longest possible header: reserve it when a file must stay under a byte limit.
+MAX_URLSET_OPEN = len(urlset_open(_ALL_NAMESPACES))
+
+
+class UrlsetFormatter:
+    """Formats one ``<url>`` element per entry; ``ns`` holds the namespaces of the last one."""
+
+    __slots__ = ("_loc", "_priorities", "date_only", "ext", "ns", "used", "v")
+
+    def __init__(self, ctx: WriteContext) -> None:
+        self.v = ValueFormatter(ctx)
+        self.ext = ExtensionFormatter(self.v)
+        self.date_only = ctx.options.date_only
+        self._loc = self.v.loc
+        #: Namespace bits of the last formatted entry, and of every entry so far.
+        self.ns = 0
+        self.used = 0
+        self._priorities: dict[float, str] = {}
+
+    def format(self, entry: Entry) -> str | None:
+        """The ``<url>`` element for ``entry``, or None when it must be skipped (warned)."""
+        self.ns = 0
+        loc = self._loc(entry.loc)
+        if loc is None:
+            return None
+        out = f"  <url>\n    <loc>{escape(loc)}</loc>\n"
+        lastmod = entry.lastmod
+        if lastmod is not None:
+            if isinstance(lastmod, _dt.date):
+                # isoformat() is format_w3c() without the call: a date stays a date, a
+                # datetime keeps its offset and writes microseconds only when it has them.
+                when = (
+                    format_w3c(lastmod, date_only=True) if self.date_only else lastmod.isoformat()
+                )
+                out += f"    <lastmod>{when}</lastmod>\n"
+            else:
+                self.v.ctx.warn_once(
+                    "bad-lastmod", f"dropped lastmod values that are not dates ({lastmod!r})"
+                )
+        freq = entry.changefreq
+        if freq is not None:
+            if freq not in CHANGEFREQS:
+                freq = freq.strip().lower() if isinstance(freq, str) else ""
+            if freq in CHANGEFREQS:
+                out += f"    <changefreq>{freq}</changefreq>\n"
+            else:
+                self.v.ctx.warn_once(
+                    "bad-changefreq",
+                    f"dropped changefreq values that are not valid ({entry.changefreq!r})",
+                )
+        prio = entry.priority
+        if prio is not None:
+            text = self._priorities.get(prio)
+            if text is None:
+                text = self.v.decimal(prio, 0.0, 1.0, "priority")
+                if text is not None:
+                    self._priorities[prio] = text
+            if text is not None:
+                out += f"    <priority>{text}</priority>\n"
+        if entry.images or entry.videos or entry.news or entry.alternates or entry.mobile:
+            out += self._extensions(entry, loc)
+        return out + "  </url>\n"
+
+    def _extensions(self, entry: Entry, loc: str) -> str:
+        parts: list[str] = []
+        ns = 0
+        if entry.images:
+            ns |= self.ext.images(entry.images, loc, parts)
+        if entry.videos:
+            ns |= self.ext.videos(entry.videos, loc, parts)
+        if entry.news is not None:
+            ns |= self.ext.news(entry.news, loc, parts)
+        if entry.alternates:
+            ns |= self.ext.alternates(entry.alternates, loc, parts)
+        if entry.mobile:
+            ns |= self.ext.mobile(parts)
+        self.ns = ns
+        self.used |= ns
+        return "".join(parts)
+
+
+class SitemapWriter(Writer):
+    """Writes entries as one ``<urlset>`` (see the module docstring for the choices)."""
+
+    name = "xml"
+    aliases = ("sitemap", "urlset")
+    extensions = (".xml",)
+    media_type = "application/xml"
+
+    def write(self, entries: Iterable[Entry], out: BinaryIO, ctx: WriteContext) -> int:
+        max_urls, max_bytes = check_limits(ctx.options, ctx.dest)
+        fmt = UrlsetFormatter(ctx)
+        format_url = fmt.format
+        with SpooledBody() as body:
+            batch: list[str] = []
+            for entry in entries:
+                text = format_url(entry)
+                if text is not None:
+                    batch.append(text)
+                    if len(batch) >= _BATCH:
+                        body.add_many("".join(batch).encode(), len(batch))
+                        batch.clear()
+            body.add_many("".join(batch).encode(), len(batch))
+            if body.count == 0:
+                ctx.warn("no URLs to write: the urlset is empty (the XSD wants at least one)")
+            head = urlset_open(fmt.used)
+            message = over_limits_message(
+                body.count, len(head) + body.size + len(URLSET_CLOSE), max_urls, max_bytes
+            )
+            if message is not None:
+                ctx.warn(message)
+            out.write(head)
+            body.copy_to(out)
+            out.write(URLSET_CLOSE)
+            return body.count

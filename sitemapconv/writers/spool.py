@@ -1,0 +1,72 @@
+"""A body that is written before its root start tag: entries first, header last.
+
+A urlset declares its extension namespaces on the root element (PROTOCOL.md §1), but which
+namespaces are used is known only after the last entry. So the ``<url>`` elements go to a
+:class:`tempfile.SpooledTemporaryFile` (in memory up to a few MiB, then on disk: constant
+memory whatever the number of entries), and the writer emits the header, copies the body and
+closes the root once the stream has ended. The copy costs one extra sequential pass over the
+body, much cheaper than holding every entry or formatting twice.
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from typing import BinaryIO
+
+#: Bytes kept in memory before the spool moves to a temporary file.
+SPOOL_MEMORY = 8 * 1024 * 1024
+#: Formatted entries are batched into one write of about this many bytes.
+_BATCH_BYTES = 256 * 1024
+
+
+class SpooledBody:
+    """Collects encoded entries; counts them and their exact byte size."""
+
+    __slots__ = ("_batch", "_batch_bytes", "_file", "count", "size")
+
+    def __init__(self, max_memory: int = SPOOL_MEMORY) -> None:
+        self._file = tempfile.SpooledTemporaryFile(max_size=max_memory, mode="w+b")  # noqa: SIM115 - closed by close()
+        self._batch: list[bytes] = []
+        self._batch_bytes = 0
+        self.count = 0
+        self.size = 0
+
+    def add(self, data: bytes) -> None:
+        """Append one formatted entry."""
+        self._batch.append(data)
+        n = len(data)
+        self._batch_bytes += n
+        self.size += n
+        self.count += 1
+        if self._batch_bytes >= _BATCH_BYTES:
+            self._flush()
+
+    def add_many(self, data: bytes, count: int) -> None:
+        """Append ``count`` formatted entries at once (the writer batches when it need not
+        know each entry's size)."""
+        self._flush()
+        self._file.write(data)
+        self.size += len(data)
+        self.count += count
+
+    def _flush(self) -> None:
+        if self._batch:
+            self._file.write(b"".join(self._batch))
+            self._batch.clear()
+            self._batch_bytes = 0
+
+    def copy_to(self, out: BinaryIO) -> None:
+        """Write everything collected so far to ``out``."""
+        self._flush()
+        self._file.seek(0)
+        shutil.copyfileobj(self._file, out, 1024 * 1024)
+
+    def close(self) -> None:
+        self._file.close()
+
+    def __enter__(self) -> SpooledBody:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

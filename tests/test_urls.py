@@ -1,0 +1,45 @@
+"""URL percent-encoding for output (RFC 3986), without double encoding."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from sitemapconv.urls import encode_url
+
+
+@pytest.mark.parametrize(
+    ("url", "expected"),
+    [
+        ("http://e.com/ümlat.php&q=name", "http://e.com/%C3%BCmlat.php&q=name"),
+        ("http://e.com/%C3%BCmlat.php", "http://e.com/%C3%BCmlat.php"),
+        ("http://e.com/a b?q=c d#e f", "http://e.com/a%20b?q=c%20d#e%20f"),
+        ("http://e.com/100%", "http://e.com/100%25"),
+        ("http://e.com/100%zz", "http://e.com/100%25zz"),
+        ('http://e.com/"<x>"^`{|}\\', "http://e.com/%22%3Cx%3E%22%5E%60%7B%7C%7D%5C"),
+        ("  https://e.com/trim  ", "https://e.com/trim"),
+        ("https://bücher.example/", "https://xn--bcher-kva.example/"),
+        ("https://e.com/€?a=1&b=2;c=(x)", "https://e.com/%E2%82%AC?a=1&b=2;c=(x)"),
+        ("https://[::1]:8080/ä", "https://[::1]:8080/%C3%A4"),
+    ],
+)
+def test_encode_url(url: str, expected: str) -> None:
+    assert encode_url(url) == expected
+
+
+def test_clean_url_is_returned_as_is() -> None:
+    url = "https://ex.com/a/b?c=d&e=f%20g#h"
+    assert encode_url(url) is url
+
+
+_URI_CHARS = re.compile(r"[-A-Za-z0-9._~:/?#\[\]@!$&'()*+,;=%]*")
+
+
+@given(st.text(alphabet=st.characters(exclude_categories=("Cs",)), max_size=40))
+def test_encoding_is_idempotent_and_yields_uri_characters(path: str) -> None:
+    once = encode_url("https://ex.com/" + path)
+    assert encode_url(once) == once
+    assert _URI_CHARS.fullmatch(once), once
