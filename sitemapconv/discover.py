@@ -22,6 +22,7 @@ from urllib.parse import urljoin, urlsplit, urlunsplit
 from .errors import SitemapError
 from .model import Document
 from .options import ReadOptions, build_options, emit_warning
+from .robots import sitemaps_from_robots
 
 if TYPE_CHECKING:
     from .fetch import Fetcher
@@ -54,24 +55,6 @@ class Found:
     url: str
     via: str
     format: str
-
-
-def robots_sitemaps(text: str) -> list[str]:
-    """The ``Sitemap:`` URLs of a robots.txt, in order, exactly as written.
-
-    The field name is matched case-insensitively wherever the line stands (it belongs to no
-    user-agent group); surrounding whitespace and a trailing ``#`` comment are dropped, and
-    the URL itself is not normalised.
-    """
-    found: list[str] = []
-    for line in text.splitlines():
-        name, colon, value = line.partition(":")
-        if not colon or name.strip().lower() != "sitemap":
-            continue
-        value = value.split(" #", 1)[0].split("\t#", 1)[0].strip()
-        if value and not value.startswith("#"):
-            found.append(value)
-    return found
 
 
 def site_bases(site: str) -> list[str]:
@@ -136,7 +119,7 @@ def discover(site: str, *, options: ReadOptions | None = None, **kwargs: Any) ->
 
 def _discover(bases: list[str], fetcher: Fetcher, opts: ReadOptions) -> list[Found]:
     robots = fetcher.get_text(urljoin(bases[-1], "robots.txt"))
-    listed = robots_sitemaps(robots) if robots else []
+    listed = sitemaps_from_robots(robots) if robots else []
     candidates: list[tuple[str, str]] = [(u, VIA_ROBOTS) for u in listed]
     seen = {u for u, _ in candidates}
     for base in bases:

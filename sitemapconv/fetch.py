@@ -10,24 +10,20 @@ Redirects are followed by hand, so that a ``guard`` can refuse each hop before i
 contacted (see :func:`sitemapconv.follow.is_blocked`). httpx is imported lazily:
 ``import sitemapconv`` must not pay for it.
 
-The retry policy lives here as well (:func:`retry_delay`, :func:`parse_retry_after`):
-connection errors, 429 and 5xx are retried up to ``options.retries`` times with exponential
-backoff, and a ``Retry-After`` header is honoured when it asks for no more than
-``options.max_retry_after`` seconds; a longer demand ends the retries at once, because
-waiting less than the server asked would be impolite and waiting longer unbounded.
+Retries follow the one policy of :mod:`sitemapconv.retry` (shared with IndexNow and pings):
+connection errors, 429 and 5xx, bounded, exponential backoff, ``Retry-After`` honoured.
 """
 
 from __future__ import annotations
 
-import datetime as _dt
 import io
 import time
 from collections.abc import Callable, Iterator, Mapping
-from email.utils import parsedate_to_datetime
 from typing import TYPE_CHECKING, BinaryIO
 
 from .errors import FetchError, LimitError
 from .options import ReadOptions
+from .retry import retry_delay
 from .version import __version__
 
 if TYPE_CHECKING:
@@ -41,46 +37,6 @@ Guard = Callable[[str], "str | None"]
 
 #: Content codings that source.py undoes itself from the magic bytes.
 _RAW_CODINGS = frozenset(("", "identity", "gzip", "x-gzip"))
-
-
-# --- retry policy -------------------------------------------------------------------------
-
-
-def retryable_status(status: int) -> bool:
-    """429 Too Many Requests and every 5xx are worth another try; other errors are final."""
-    return status == 429 or 500 <= status <= 599
-
-
-def parse_retry_after(value: str | None, now: _dt.datetime | None = None) -> float | None:
-    """Seconds asked for by a ``Retry-After`` header (delta-seconds or HTTP-date), or None."""
-    if value is None:
-        return None
-    value = value.strip()
-    if value.isdigit():
-        return float(value)
-    try:
-        when = parsedate_to_datetime(value)
-    except (TypeError, ValueError, IndexError):
-        return None
-    if when.tzinfo is None:
-        when = when.replace(tzinfo=_dt.timezone.utc)
-    now = now or _dt.datetime.now(_dt.timezone.utc)
-    return max(0.0, (when - now).total_seconds())
-
-
-def retry_delay(attempt: int, options: ReadOptions, retry_after: str | None = None) -> float | None:
-    """Seconds to wait before retry number ``attempt + 1`` (0-based), or None to give up.
-
-    Without ``Retry-After`` the delay is ``backoff * 2**attempt``, capped at
-    ``max_retry_after``. With it, the server's demand is met exactly when it is within
-    ``max_retry_after``, else the request is not retried.
-    """
-    if attempt >= options.retries:
-        return None
-    asked = parse_retry_after(retry_after)
-    if asked is not None:
-        return asked if asked <= options.max_retry_after else None
-    return float(min(options.backoff * (2**attempt), options.max_retry_after))
 
 
 # --- headers ------------------------------------------------------------------------------
@@ -185,7 +141,11 @@ class Chain:
 
     def after_error(self, exc: Exception) -> float:
         """Seconds to wait before resending after a transport error; else raise FetchError."""
-        delay = retry_delay(self.attempt, self.options) if transport_retryable(exc) else None
+        delay = (
+            retry_delay(self.attempt + 1, None, None, self.options)
+            if transport_retryable(exc)
+            else None
+        )
         if delay is None:
             raise FetchError(f"cannot fetch ({describe(exc)})", source=self.url) from None
         self.attempt += 1
@@ -197,9 +157,12 @@ class Chain:
             return self._redirect(response)
         if response.status_code < 400:
             return None
-        delay = None
-        if retryable_status(response.status_code):
-            delay = retry_delay(self.attempt, self.options, response.headers.get("retry-after"))
+        delay = retry_delay(
+            self.attempt + 1,
+            response.status_code,
+            response.headers.get("retry-after"),
+            self.options,
+        )
         if delay is None:
             raise status_error(self.url, response)
         self.attempt += 1

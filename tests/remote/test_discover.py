@@ -6,8 +6,9 @@ import pytest
 from pytest_httpserver import HTTPServer
 
 import sitemapconv
-from sitemapconv.discover import Found, robots_sitemaps, site_bases
+from sitemapconv.discover import Found, site_bases
 from sitemapconv.errors import SitemapError
+from sitemapconv.robots import sitemaps_from_robots as robots_sitemaps
 
 from .bodies import HTML, Run, gz, index, paths_requested, urlset
 
@@ -38,7 +39,7 @@ def test_robots_sitemap_lines_are_kept_exactly_as_written() -> None:
     assert robots_sitemaps(text) == [
         "https://Example.com/a%20b/Sitemap.XML?x=1&y=2",
         "https://example.com/two.xml",
-        "https://example.com/three.xml#frag",
+        "https://example.com/three.xml",  # RFC 9309: "#" starts a comment anywhere
     ]
 
 

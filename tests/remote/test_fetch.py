@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import datetime as dt
 import time
 
 import pytest
@@ -14,10 +13,7 @@ from sitemapconv.errors import FetchError, FormatError, LimitError
 from sitemapconv.fetch import (
     DEFAULT_USER_AGENT,
     parse_header,
-    parse_retry_after,
-    retry_delay,
 )
-from sitemapconv.options import ReadOptions
 
 from .bodies import HTML, Run, gz, paths_requested, urlset
 
@@ -117,24 +113,6 @@ def test_connection_refused_is_retried_then_reported(closed_port: int) -> None:
     with pytest.raises(FetchError, match="cannot fetch") as info:
         locs(url, retries=1)
     assert url in str(info.value)
-
-
-def test_retry_policy() -> None:
-    opts = ReadOptions(retries=3, backoff=0.5, max_retry_after=10)
-    assert [retry_delay(a, opts) for a in range(4)] == [0.5, 1.0, 2.0, None]
-    assert retry_delay(0, ReadOptions(backoff=8, max_retry_after=5)) == 5
-    assert retry_delay(0, opts, "7") == 7.0
-    assert retry_delay(0, opts, "11") is None
-    assert retry_delay(0, ReadOptions(retries=0), "1") is None
-
-
-def test_parse_retry_after() -> None:
-    now = dt.datetime(2024, 1, 1, 12, 0, 0, tzinfo=dt.timezone.utc)
-    assert parse_retry_after("120", now) == 120.0
-    assert parse_retry_after("Mon, 01 Jan 2024 12:00:30 GMT", now) == 30.0
-    assert parse_retry_after("Mon, 01 Jan 2024 11:00:00 GMT", now) == 0.0
-    assert parse_retry_after("soon", now) is None
-    assert parse_retry_after(None) is None
 
 
 def test_redirect_chain_is_followed(server: HTTPServer) -> None:
