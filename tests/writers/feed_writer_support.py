@@ -12,6 +12,7 @@ import gc
 import io
 import tracemalloc
 from collections.abc import Iterable, Iterator
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +23,8 @@ from sitemapconv.dates import parse_w3c
 from sitemapconv.model import Entry, FeedMeta, Image, Video
 
 MEDIA = "http://search.yahoo.com/mrss/"
+#: RFC 4287's RELAX NG schema, converted from the vendored RNC (see its SOURCES.md).
+ATOM_RNG = Path(__file__).resolve().parent.parent / "data" / "atom-schema" / "atom.rng"
 
 _PARSER = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, huge_tree=False)
 
@@ -39,6 +42,12 @@ def render(
 def parse(data: bytes) -> Any:
     """The root element of ``data``, parsed without DTDs, entities or network."""
     return etree.fromstring(data, _PARSER)
+
+
+@cache
+def atom_schema() -> etree.RelaxNG:
+    """The Atom 1.0 RELAX NG schema (loaded once per test session)."""
+    return etree.RelaxNG(etree.parse(str(ATOM_RNG), _PARSER))
 
 
 def rich_entry(n: int) -> Entry:
