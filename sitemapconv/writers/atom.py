@@ -22,7 +22,8 @@ Each entry: ``id`` (the entry id when it is an absolute IRI, else the URL; both 
 ``title`` (or the URL), ``link rel="alternate" href=URL`` first, then one
 ``link rel="alternate" hreflang=".." href=".."`` per hreflang alternate (the alternate equal
 to the URL without hreflang is skipped), ``summary``, and Media RSS (:mod:`.media`).
-Alternates without hreflang, with a duplicate or malformed hreflang, or with another ``rel``
+(``en_US`` is repaired to ``en-US``.) Alternates without hreflang, with a duplicate or
+malformed hreflang, or with another ``rel``
 cannot be written without breaking RFC 4287's one-alternate-per-type+hreflang rule and are
 dropped, like priority, changefreq, news and mobile (one summary warning).
 """
@@ -50,6 +51,18 @@ _IRI_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:\S")
 _LANGUAGE_TAG = re.compile(r"[A-Za-z]{1,8}(-[A-Za-z0-9]{1,8})*")
 
 
+def language_tag(value: str | None) -> str | None:
+    """``value`` as an RFC 4287 language tag (``en_US`` -> ``en-US``), or None if it is none.
+
+    Feeds in the wild carry ``en_US`` or free text in their language field; writing those in
+    ``xml:lang`` would make the document invalid, so they are repaired or left out.
+    """
+    if value is None:
+        return None
+    tag = value.strip().replace("_", "-")
+    return tag if tag and _LANGUAGE_TAG.fullmatch(tag) else None
+
+
 def entry_id(entry: Entry, spool: FeedSpool, losses: Losses) -> str:
     """The formatted entry id: ``entry.id`` when it is an absolute IRI, else the URL."""
     if entry.id is not None and entry.id != entry.loc:
@@ -71,8 +84,8 @@ def _alternates(entry: Entry, loc: str, spool: FeedSpool, losses: Losses) -> str
             if href != loc:
                 losses.add("alternates (without hreflang)")
             continue
-        lang = alt.hreflang.strip()
-        if not _LANGUAGE_TAG.fullmatch(lang):
+        lang = language_tag(alt.hreflang)
+        if lang is None:
             losses.add("alternates (malformed hreflang)")
             continue
         if lang.lower() in seen:
@@ -111,12 +124,12 @@ def _entry(entry: Entry, spool: FeedSpool, losses: Losses, updated: When) -> str
 
 
 def _head(head: FeedHead, spool: FeedSpool, updated: When) -> str:
-    lang = f' xml:lang="{spool.text(head.language)}"' if head.language else ""
+    lang = language_tag(head.language)
     parts = [
         XML_DECLARATION,
         f'<feed xmlns="{NAMESPACE}"',
         spool.declarations(NAMESPACES),
-        lang,
+        f' xml:lang="{lang}"' if lang else "",
         ">\n  <id>",
         spool.text(head.id),
         "</id>\n  <title>",

@@ -30,7 +30,7 @@ from typing import BinaryIO
 
 from ..model import Entry, When
 from . import WriteContext, Writer
-from .atom import entry_id
+from .atom import entry_id, language_tag
 from .feedmeta import FeedHead, Newest, build_time, peek, resolve_head
 from .feedspool import XML_DECLARATION, FeedSpool
 from .losses import Losses
@@ -78,12 +78,12 @@ def _entry(entry: Entry, spool: FeedSpool, losses: Losses, modified: When, issue
 
 
 def _head(head: FeedHead, spool: FeedSpool, modified: When, given_id: str | None) -> str:
-    lang = f' xml:lang="{spool.text(head.language)}"' if head.language else ""
+    lang = language_tag(head.language)
     parts = [
         XML_DECLARATION,
         f'<feed version="0.3" xmlns="{NAMESPACE}"',
         spool.declarations(NAMESPACES),
-        lang,
+        f' xml:lang="{lang}"' if lang else "",
         ">\n  <title>",
         spool.text(head.title),
         "</title>\n",

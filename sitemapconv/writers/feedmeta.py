@@ -27,7 +27,7 @@ import itertools
 import os
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from urllib.parse import urlsplit
+from urllib.parse import SplitResult, urlsplit
 
 from ..model import Entry, When
 from . import WriteContext
@@ -71,18 +71,25 @@ def peek(entries: Iterable[Entry]) -> tuple[Entry | None, Iterator[Entry]]:
     return first, itertools.chain((first,), it)
 
 
+def _split(url: str) -> SplitResult | None:
+    try:
+        return urlsplit(url.strip())
+    except ValueError:  # a broken IPv6 literal; writing the entry reports it
+        return None
+
+
 def site_of(url: str) -> str | None:
     """``scheme://host/`` of an absolute URL, or None when the URL has no scheme or host."""
-    parts = urlsplit(url.strip())
-    if not parts.scheme or not parts.netloc:
+    parts = _split(url)
+    if parts is None or not parts.scheme or not parts.netloc:
         return None
-    return f"{parts.scheme}://{parts.netloc}/"
+    return f"{parts.scheme}://{parts.netloc.rpartition('@')[2]}/"
 
 
 def host_of(url: str) -> str | None:
-    """The host (with port) of an absolute URL, or None."""
-    netloc = urlsplit(url.strip()).netloc
-    return netloc.rpartition("@")[2] or None
+    """The host (with port, without user info) of an absolute URL, or None."""
+    parts = _split(url)
+    return (parts.netloc.rpartition("@")[2] or None) if parts is not None else None
 
 
 def resolve_head(ctx: WriteContext, first: Entry | None) -> FeedHead:

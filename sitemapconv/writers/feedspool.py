@@ -22,6 +22,7 @@ from collections.abc import Iterable
 from types import TracebackType
 from typing import BinaryIO
 
+from ..errors import WriteError
 from ..urls import encode_url
 from ..xmltext import escape, has_forbidden, strip_forbidden
 from . import WriteContext
@@ -69,8 +70,14 @@ class FeedSpool:
         return escape(self.clean(value))
 
     def url(self, value: str) -> str:
-        """A URL: cleaned, percent-encoded (RFC 3986, no double encoding), XML-escaped."""
-        return escape(encode_url(self.clean(value)))
+        """A URL: cleaned, percent-encoded (RFC 3986, no double encoding), XML-escaped.
+
+        A URL that cannot be encoded (a broken IPv6 literal...) is a :class:`WriteError`.
+        """
+        try:
+            return escape(encode_url(self.clean(value)))
+        except ValueError as exc:
+            raise WriteError(f"cannot write URL {value!r} ({exc})", source=self.ctx.dest) from None
 
     def use(self, prefix: str) -> None:
         """Record that the body uses the namespace bound to ``prefix``."""

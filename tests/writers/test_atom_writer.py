@@ -282,16 +282,34 @@ def test_alternates_atom_cannot_carry_are_dropped_and_reported() -> None:
             Alternate("https://m.example.com/en/page"),  # no hreflang, not the page
             Alternate("https://www.example.com/fr/", hreflang="fr"),
             Alternate("https://www.example.com/fr2/", hreflang="FR"),  # duplicate language
-            Alternate("https://www.example.com/xx/", hreflang="en_US"),  # malformed tag
+            Alternate("https://www.example.com/xx/", hreflang="English (UK)"),  # malformed
+            Alternate("https://www.example.com/us/", hreflang="en_US"),  # repaired to en-US
             Alternate("https://www.example.com/amp/", rel="amphtml"),
         ],
     )
     data, warnings = render("atom", [entry])
     links = _valid(data).find(f"{A}entry").findall(f"{A}link")
-    assert [x.get("hreflang") for x in links] == [None, "fr"]
+    assert [x.get("hreflang") for x in links] == [None, "fr", "en-US"]
     assert len(warnings) == 1
     for part in ("without hreflang", "duplicate hreflang", "malformed hreflang", "rel other"):
         assert part in warnings[0]
+
+
+def test_feed_language_is_a_valid_tag_or_left_out() -> None:
+    entries = [Entry("https://www.example.com/")]
+    root = _valid(render("atom", entries, meta=FeedMeta(language="en_US"))[0])
+    assert root.get("{http://www.w3.org/XML/1998/namespace}lang") == "en-US"
+    data, _ = render("atom", entries, meta=FeedMeta(language="English"))
+    root = _valid(data)
+    assert root.get("{http://www.w3.org/XML/1998/namespace}lang") == "English"  # a valid tag
+    data, _ = render("atom", entries, meta=FeedMeta(language="English (UK)"))
+    assert b"xml:lang" not in data
+    _valid(data)
+
+
+def test_a_url_that_cannot_be_encoded_is_a_sitemap_error() -> None:
+    with pytest.raises(sitemapconv.SitemapError, match=r"<stream>: cannot write URL"):
+        render("atom", [Entry("https://[broken/ü")])
 
 
 def test_media_rss_inside_entries_validates() -> None:
