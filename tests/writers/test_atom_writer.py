@@ -273,6 +273,11 @@ def test_hreflang_alternates_become_links() -> None:
         ("alternate", "x-default", "https://www.example.com/"),
     ]
     assert warnings == []
+    # Feed readers must take the FIRST alternate as the page: feedparser keeps the document
+    # order in ``links`` (its ``entry.link`` is the last text/html alternate instead).
+    parsed = feedparser.parse(data).entries[0]
+    assert parsed.links[0].href == "https://www.example.com/en/page"
+    assert "hreflang" not in parsed.links[0]
 
 
 def test_alternates_atom_cannot_carry_are_dropped_and_reported() -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import gzip
 from email.utils import parsedate_to_datetime
 from pathlib import Path
 
@@ -10,7 +11,7 @@ import feedparser
 import pytest
 
 import sitemapconv
-from sitemapconv.model import Alternate, Entry, FeedMeta, Image, News, Video
+from sitemapconv.model import Alternate, Document, Entry, FeedMeta, Image, News, Video
 from sitemapconv.registry import get_writer, writer_for_filename
 from sitemapconv.writers.rss import RssWriter
 
@@ -387,6 +388,28 @@ def test_writes_a_file_chosen_by_extension(tmp_path: Path) -> None:
     count = sitemapconv.write([Entry("https://www.example.com/")], dest)
     assert count == 1
     assert parse(dest.read_bytes()).tag == "rss"
+
+
+def test_gzip_output_by_extension(tmp_path: Path) -> None:
+    dest = tmp_path / "feed.rss.gz"
+    assert sitemapconv.write([Entry("https://www.example.com/")], dest) == 1
+    assert parse(gzip.decompress(dest.read_bytes())).tag == "rss"
+
+
+def test_a_document_brings_its_own_metadata() -> None:
+    entries = iter([Entry("https://www.example.com/a"), Entry("https://www.example.com/b")])
+    doc = Document(
+        format="atom",
+        source="feed.atom",
+        _entries=entries,
+        meta=FeedMeta(title="From the source", link="https://www.example.com/"),
+    )
+    data, _ = render("rss", doc, title="Option title")
+    assert _channel_text(data, "title") == "From the source"
+    assert [i.findtext("link") for i in _items(data)] == [
+        "https://www.example.com/a",
+        "https://www.example.com/b",
+    ]
 
 
 def test_streaming_memory_does_not_grow_with_entry_count(tmp_path: Path) -> None:
