@@ -59,6 +59,7 @@ _EXTENSIONS: dict[str, str] = {
     ".xml": "xml",
     ".rss": "rss",
     ".atom": "atom",
+    ".atom03": "atom03",
     ".txt": "txt",
 }
 
