@@ -18,6 +18,8 @@ from .errors import (
 )
 from .model import Alternate, Document, Entry, FeedMeta, Image, News, Video
 from .options import ReadOptions, WriteOptions
+from .problems import Problem, Report
+from .validate import validate
 from .version import __version__
 
 __all__ = [
@@ -31,7 +33,9 @@ __all__ = [
     "LimitError",
     "News",
     "ParseError",
+    "Problem",
     "ReadOptions",
+    "Report",
     "SitemapError",
     "SitemapWarning",
     "Video",
@@ -41,5 +45,6 @@ __all__ = [
     "convert",
     "detect",
     "read",
+    "validate",
     "write",
 ]

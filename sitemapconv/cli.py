@@ -132,6 +132,37 @@ def convert(
     description: Annotated[
         Optional[str], typer.Option(help="Feed description (rss).")  # noqa: UP045
     ] = None,
+    # --- validate ---
+    validate: Annotated[
+        bool,
+        typer.Option(
+            "--validate",
+            help="Check the inputs instead of converting them: report each problem with its "
+            "file, line, URL and rule. Exit 1 when there is an error. "
+            "Example: sitemapconv --validate sitemap.xml",
+        ),
+    ] = False,
+    report: Annotated[
+        str,
+        typer.Option(
+            "--report",
+            metavar="[text|json]",
+            help="With --validate: the report format, text (default) or json.",
+        ),
+    ] = "text",
+    base_url: Annotated[
+        Optional[str],  # noqa: UP045
+        typer.Option(
+            "--base-url",
+            metavar="URL",
+            help="Where the input is served (e.g. https://example.com/sitemap.xml); "
+            "with --validate, URLs outside its scope are reported.",
+        ),
+    ] = None,
+    follow: Annotated[
+        bool,
+        typer.Option("--follow", help="With --validate: also check every child of an index."),
+    ] = False,
     quiet: Annotated[bool, typer.Option("-q", "--quiet", help="Print nothing but errors.")] = False,
     list_formats: Annotated[
         bool,
@@ -155,6 +186,12 @@ def convert(
         raise typer.BadParameter(
             "give at least one INPUT (a path, a URL, or -)", param_hint="INPUT"
         )
+    if validate:
+        from .report import FORMATS, run
+
+        if report not in FORMATS:
+            raise typer.BadParameter("use text or json", param_hint="--report")
+        raise typer.Exit(run(inputs, report_format=report, location=base_url, follow=follow))
     try:
         docs = (api.read(src, from_, on_warning=say.warning) for src in inputs)
         first = next(docs)
