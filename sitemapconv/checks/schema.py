@@ -57,7 +57,7 @@ class SchemaBatch:
     def add(self, element: etree._Element, url: str | None) -> None:
         if self._root is None:
             tag = f"{{{SITEMAP_NS}}}{_ROOTS[self.kind][0]}"
-            self._root = etree.Element(tag, nsmap={None: SITEMAP_NS})
+            self._root = etree.Element(tag, nsmap={None: SITEMAP_NS})  # type: ignore[dict-item]
         self._root.append(element)  # moves it out of the parse tree
         self._urls.append(url)
         if len(self._urls) >= BATCH:
