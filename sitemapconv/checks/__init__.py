@@ -82,16 +82,19 @@ class Pass:
 
 
 def iterparse(stream: Counted) -> Iterator[tuple[str, etree._Element]]:
-    """Hardened streaming parse: end events only, no entities, DTDs or network."""
+    """Hardened streaming parse: no entities, DTDs or network.
+
+    Yields element ends plus comments and processing instructions, which the passes drop
+    from the tree themselves: lxml's own ``remove_comments=True`` corrupted the heap
+    (lxml 6.1, libxml2 crash at the next XMLSchema) on a file with 50 MB of comments.
+    """
     return etree.iterparse(  # type: ignore[no-any-return]
         stream,
-        events=("end",),
+        events=("end", "comment", "pi"),
         resolve_entities=False,
         no_network=True,
         load_dtd=False,
         huge_tree=False,
-        remove_comments=True,
-        remove_pis=True,
     )
 
 

@@ -44,16 +44,18 @@ class FeedPass:
     def run(self, stream: Counted) -> None:
         root: etree._Element | None = None
         for _, el in iterparse(stream):
-            if root is None:
-                root = root_of(el)
+            parent = el.getparent()
             tag = el.tag
             if not isinstance(tag, str):
+                if parent is not None:
+                    parent.remove(el)  # comments and PIs: dropped as they come
                 continue
+            if root is None:
+                root = root_of(el)
             ns, local = split_tag(tag)
-            parent = el.getparent()
             if parent is None:
                 self._root(el, ns, local)
-                break
+                continue  # parse to the end (see SitemapPass.run)
             if self.kind == "rss":
                 if local == "item" and split_tag(str(parent.tag))[1] in ("channel", "RDF"):
                     self._rss_item(el, ns)

@@ -1,10 +1,10 @@
 """XSD validation of ``<url>``/``<sitemap>`` elements in batches, in constant memory.
 
-lxml validates whole trees only, so the streaming pass moves each finished entry (its
-extension elements already stripped and checked by rules in code) into a small synthetic
-``<urlset>``/``<sitemapindex>``, and validates that every :data:`BATCH` entries. Moved
-elements keep their source line, and each error's path (``/*/*[i]/...``) says which entry
-it is about, so errors point at the real file. libxml2's messages are turned into plain words.
+lxml validates whole trees only, so the streaming pass serialises each finished entry (its
+extension elements already stripped and checked by rules in code) and every :data:`BATCH`
+entries validates a small synthetic ``<urlset>``/``<sitemapindex>`` built from them. Each
+entry is padded onto its original line, and each error's path (``/*/*[i]/...``) says which
+entry it is about, so errors point at the real file. libxml2's messages become plain words.
 """
 
 from __future__ import annotations
@@ -29,14 +29,15 @@ _MSG = re.compile(r"^Element '(?:\{[^}]*\})?([^']+)'(?:, attribute '([^']+)')?: 
 _PATH_INDEX = re.compile(r"^/[^/]+/[^/\[]+(?:\[(\d+)\])?")
 
 
+def _parser() -> etree.XMLParser:
+    return etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, huge_tree=False)
+
+
 @cache
 def schema(kind: str) -> etree.XMLSchema:
     """The shipped sitemaps.org schema for ``xml`` or ``index`` (parsed once)."""
-    parser = etree.XMLParser(
-        resolve_entities=False, no_network=True, load_dtd=False, huge_tree=False
-    )
     data = files("sitemapconv.schemas").joinpath(_ROOTS[kind][1]).read_bytes()
-    return etree.XMLSchema(etree.fromstring(data, parser))
+    return etree.XMLSchema(etree.fromstring(data, _parser()))
 
 
 class SchemaBatch:
@@ -45,7 +46,7 @@ class SchemaBatch:
     def __init__(self, kind: str, out: Collector) -> None:
         self.kind = kind
         self.out = out
-        self._root: etree._Element | None = None
+        self._parts: list[tuple[int, bytes]] = []
         self._urls: list[str | None] = []
         #: (entry index, element name) already reported by a code check: no XSD repeat.
         self._flagged: set[tuple[int, str]] = set()
@@ -54,22 +55,35 @@ class SchemaBatch:
         """Mark ``local`` of the entry about to be added as already reported."""
         self._flagged.add((len(self._urls), local))
 
-    def add(self, element: etree._Element, url: str | None) -> None:
-        if self._root is None:
-            tag = f"{{{SITEMAP_NS}}}{_ROOTS[self.kind][0]}"
-            self._root = etree.Element(tag, nsmap={None: SITEMAP_NS})  # type: ignore[dict-item]
-        self._root.append(element)  # moves it out of the parse tree
+    def add(self, element: etree._Element, url: str | None, line: int | None) -> None:
+        # Serialised, not moved: moving nodes out of a live iterparse tree into another
+        # document crashed libxml2 (segfault) on large inputs.
+        self._parts.append((line or 0, etree.tostring(element)))
         self._urls.append(url)
         if len(self._urls) >= BATCH:
             self.flush()
 
+    def _document(self) -> bytes:
+        """The batch as one document whose entries sit on their original line numbers."""
+        root = _ROOTS[self.kind][0]
+        chunks = [f'<{root} xmlns="{SITEMAP_NS}">'.encode()]
+        current = 1
+        for line, data in self._parts:
+            if line > current:
+                chunks.append(b"\n" * (line - current))
+                current = line
+            chunks.append(data)
+            current += data.count(b"\n")
+        chunks.append(f"</{root}>".encode())
+        return b"".join(chunks)
+
     def flush(self) -> None:
-        root, urls, flagged = self._root, self._urls, self._flagged
-        self._root, self._urls, self._flagged = None, [], set()
-        if root is None or not urls:
+        if not self._parts:
             return
+        data, urls, flagged = self._document(), self._urls, self._flagged
+        self._parts, self._urls, self._flagged = [], [], set()
         xsd = schema(self.kind)
-        if xsd.validate(root):
+        if xsd.validate(etree.fromstring(data, _parser())):
             return
         for entry in xsd.error_log:  # type: ignore[attr-defined]
             m = _PATH_INDEX.match(entry.path or "")

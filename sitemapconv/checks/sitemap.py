@@ -50,20 +50,21 @@ class SitemapPass:
         entry_tag = ""
         for _, el in iterparse(stream):
             if root is None:
+                if el.getparent() is None and not isinstance(el.tag, str):
+                    continue  # a comment before the root element
                 root = root_of(el)
                 self.core = self._check_root(root)
                 entry_tag = (
                     f"{{{self.core}}}{_ENTRY[self.kind]}" if self.core else _ENTRY[self.kind]
                 )
-            if el is root:
-                break
-            if el.getparent() is not root:
+            # No break at the root's end: the parse must run to its end, to find content
+            # after the root, and because an abandoned iterparse crashed libxml2 at exit.
+            if el is root or el.getparent() is not root:
                 continue
             tag = el.tag
             if tag == entry_tag:
                 self._entry(el)
-                continue
-            if isinstance(tag, str):
+            elif isinstance(tag, str):
                 self._root_child(el, tag)
             root.remove(el)
         self.schema.flush()
@@ -150,4 +151,4 @@ class SitemapPass:
                 ns, local = split_tag(str(node.tag))
                 node.tag = f"{{{SITEMAP_NS}}}{local}"
         el.tail = None
-        self.schema.add(el, url)
+        self.schema.add(el, url, line_of(el))

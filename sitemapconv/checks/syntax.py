@@ -32,6 +32,7 @@ _HINTS = (
     ("Extra content at the end of the document", "content after the root element ends"),
     ("Document is empty", "the file is empty"),
     ("not proper UTF-8", "the bytes are not valid UTF-8"),
+    ("Invalid bytes in character encoding", "the bytes are not valid UTF-8"),
     ("Char 0x", "a character that XML does not allow"),
 )
 
@@ -93,6 +94,6 @@ def report_syntax_error(out: Collector, exc: etree.XMLSyntaxError) -> None:
     msg = (exc.msg or str(exc)).strip()
     line, column = exc.position if exc.position else (exc.lineno, None)
     hint = next((h for key, h in _HINTS if key in msg), None)
-    rule = "encoding" if "UTF-8" in msg else "syntax"
+    rule = "encoding" if hint and "UTF-8" in hint else "syntax"
     text = f"not well-formed XML: {hint} ({msg})" if hint else f"not well-formed XML: {msg}"
     out.error(rule, text + "; nothing after this point was checked", line=line, column=column)

@@ -4,7 +4,6 @@ shorter than 2,048 characters, inside the sitemap's scope, listed once.
 
 from __future__ import annotations
 
-import hashlib
 import re
 from dataclasses import dataclass
 from urllib.parse import SplitResult, urlsplit
@@ -19,6 +18,12 @@ _WHITESPACE = re.compile(r"\s")
 # What RFC 3986 forbids unescaped (besides whitespace, reported on its own).
 _UNESCAPED = re.compile(r"[^\x21-\x7e]|[\"<>\\^`{|}]|%(?![0-9A-Fa-f]{2})")
 _DEFAULT_PORTS = {"http": 80, "https": 443}
+# The shape almost every URL has: nothing to report but (maybe) scope. Checked first, so a
+# clean 50,000-URL sitemap costs one regex match per URL instead of a full urlsplit.
+_CLEAN = re.compile(
+    r"(https?)://([A-Za-z0-9.-]+)(?::(\d{1,5}))?"
+    r"(/[A-Za-z0-9\-._~!$&'()*+,;=:@/]*)?(?:\?[A-Za-z0-9\-._~!$&'()*+,;=:@/?]*)?"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +82,22 @@ def check_url(
             line=line,
             url=url[:200] + "...",
         )
+    clean = _CLEAN.fullmatch(url)
+    if clean is not None:
+        if scope is not None:
+            scheme, host, port, path = clean.groups()
+            _check_scope(
+                out,
+                scheme,
+                host.lower(),
+                int(port) if port else _DEFAULT_PORTS[scheme],
+                path or "/",
+                scope,
+                url=url,
+                line=line,
+                what=what,
+            )
+        return url
     parts = urlsplit(url)
     scheme = parts.scheme.lower()
     if not scheme or not parts.netloc:
@@ -120,15 +141,25 @@ def check_url(
             url=url,
         )
     if scope is not None:
-        _check_scope(out, parts, scope, url=url, line=line, what=what)
+        host = (parts.hostname or "").lower()
+        path = parts.path or "/"
+        _check_scope(out, scheme, host, _port(parts), path, scope, url=url, line=line, what=what)
     return url
 
 
 def _check_scope(
-    out: Collector, parts: SplitResult, scope: Scope, *, url: str, line: int | None, what: str
+    out: Collector,
+    scheme: str,
+    host: str,
+    port: int | None,
+    path: str,
+    scope: Scope,
+    *,
+    url: str,
+    line: int | None,
+    what: str,
 ) -> None:
-    host = (parts.hostname or "").lower()
-    if (parts.scheme.lower(), host, _port(parts)) != (scope.scheme, scope.host, scope.port):
+    if (scheme, host, port) != (scope.scheme, scope.host, scope.port):
         out.warning(
             "scope-site",
             f"the {what} is on another site than the sitemap ({scope.describe()}): "
@@ -137,7 +168,7 @@ def _check_scope(
             line=line,
             url=url,
         )
-    elif scope.check_path and not (parts.path or "/").startswith(scope.directory):
+    elif scope.check_path and not path.startswith(scope.directory):
         out.warning(
             "scope-path",
             f"the {what} is outside the sitemap's directory {scope.directory}: a sitemap "
@@ -148,15 +179,19 @@ def _check_scope(
 
 
 class Duplicates:
-    """Counts repeated URLs in one file, keeping an 8-byte digest per URL, not the URL."""
+    """Counts repeated URLs in one file, keeping a 64-bit hash per URL, not the URL.
+
+    Two different URLs with the same hash would be reported as one repeated URL; with 64-bit
+    SipHash and 50,000 URLs the chance is about 1 in 10^10.
+    """
 
     def __init__(self) -> None:
-        self._first: dict[bytes, int] = {}
-        # digest -> (url, first line, count)
-        self._repeated: dict[bytes, tuple[str, int, int]] = {}
+        self._first: dict[int, int] = {}
+        # hash -> (url, first line, count)
+        self._repeated: dict[int, tuple[str, int, int]] = {}
 
     def add(self, url: str, line: int | None) -> None:
-        key = hashlib.blake2b(url.encode("utf-8", "surrogatepass"), digest_size=8).digest()
+        key = hash(url)
         first = self._first.get(key)
         if first is None:
             self._first[key] = line or 0

@@ -44,6 +44,8 @@ def lastmod_form(text: str) -> str:
         forms.append("a space instead of 'T' between date and time")
     if re.match(rf"^{_DATE}t", s) or s.endswith("z"):
         forms.append("a lowercase 't' or 'z'")
+    if re.match(rf"^{_DATE}[Tt ]\d{{1,2}}:\d{{2}}(?:[Zz]|[+-]|$)", s):
+        forms.append("a time without seconds (sitemap.xsd needs hh:mm:ss)")
     if re.search(r":\d{2},\d", s):
         forms.append("a decimal comma in the seconds")
     if forms:
