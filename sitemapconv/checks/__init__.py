@@ -47,7 +47,10 @@ class Pass:
 
     out: Collector
     scope: Scope | None = None
-    now: _dt.datetime = field(default_factory=lambda: _dt.datetime.now(_dt.timezone.utc))
+    #: "Now" for the future-date rule, with 10 minutes of allowance for clock skew.
+    now: _dt.datetime = field(
+        default_factory=lambda: _dt.datetime.now(_dt.timezone.utc) + _dt.timedelta(minutes=10)
+    )
     count: int = 0
     duplicates: Duplicates = field(default_factory=Duplicates)
     #: Child sitemaps of an index, (loc, line), for following.

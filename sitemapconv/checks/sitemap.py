@@ -19,6 +19,7 @@ from .values import check_changefreq, check_lastmod, check_priority
 _ENTRY = {"xml": "url", "index": "sitemap"}
 _ROOT = {"xml": "urlset", "index": "sitemapindex"}
 _WHAT = {"xml": "URLs", "index": "sitemaps"}
+_ORDER = {"xml": ("loc", "lastmod", "changefreq", "priority"), "index": ("loc", "lastmod")}
 _BAD_NS = {
     "": "declares no namespace",
     "https://www.sitemaps.org/schemas/sitemap/0.9": "uses https:// in the namespace",
@@ -44,6 +45,7 @@ class SitemapPass:
         self.schema = SchemaBatch(kind, state.out)
         self.ext = ExtensionChecks(state.out)
         self.core = SITEMAP_NS
+        self._core_tags: dict[str, str] = {}
 
     def run(self, stream: Counted) -> None:
         root: etree._Element | None = None
@@ -54,6 +56,10 @@ class SitemapPass:
                     continue  # a comment before the root element
                 root = root_of(el)
                 self.core = self._check_root(root)
+                self._core_tags = {
+                    (f"{{{self.core}}}{n}" if self.core else n): n
+                    for n in ("loc", "lastmod", "changefreq", "priority")
+                }
                 entry_tag = (
                     f"{{{self.core}}}{_ENTRY[self.kind]}" if self.core else _ENTRY[self.kind]
                 )
@@ -104,13 +110,25 @@ class SitemapPass:
         p.counted(line_of(el))
         core: dict[str, etree._Element] = {}
         foreign: list[etree._Element] = []
+        order: list[str] = []
+        # Regular = what the XSD would accept structurally: no attributes, no stray text
+        # (before the first child; text between children goes to the XSD only when the
+        # entry is irregular otherwise), core children in schema order, each once,
+        # extensions after them.
+        regular = not el.attrib and not (el.text or "").strip()
         for child in el:
             tag = child.tag
             if not isinstance(tag, str):
                 continue
-            ns, local = split_tag(tag)
+            local = self._core_tags.get(tag)
+            ns = self.core if local is not None else ""
+            if local is None:
+                ns, local = split_tag(tag)
             if ns == self.core:
                 core.setdefault(local, child)
+                if foreign:
+                    regular = False
+                order.append(local)
             elif ns != XSI_NS:
                 foreign.append(child)
         url: str | None = None
@@ -150,5 +168,21 @@ class SitemapPass:
             for node in el.iter():
                 ns, local = split_tag(str(node.tag))
                 node.tag = f"{{{SITEMAP_NS}}}{local}"
-        el.tail = None
-        self.schema.add(el, url, line_of(el))
+        if not (regular and _in_schema_order(order, _ORDER[kind])):
+            # Only irregular entries need the XSD: for the rest it could only repeat what
+            # the value rules above already said (the loc length rule included).
+            el.tail = None
+            self.schema.add(el, url, line_of(el))
+
+
+def _in_schema_order(order: list[str], allowed: tuple[str, ...]) -> bool:
+    if not order or order[0] != "loc":
+        return False
+    position = 0
+    for local in order:
+        try:
+            index = allowed.index(local, position)
+        except ValueError:
+            return False
+        position = index + 1
+    return True

@@ -13,6 +13,8 @@ from ..urls import encode_url
 
 #: The protocol says a URL must be *less than* 2,048 characters.
 MAX_URL_LENGTH = 2048
+#: sitemap.xsd's ``minLength`` for ``<loc>``.
+MIN_URL_LENGTH = 12
 
 _WHITESPACE = re.compile(r"\s")
 # What RFC 3986 forbids unescaped (besides whitespace, reported on its own).
@@ -81,6 +83,14 @@ def check_url(
             f"{MAX_URL_LENGTH:,} characters",
             line=line,
             url=url[:200] + "...",
+        )
+    if len(url) < MIN_URL_LENGTH and "://" in url:
+        out.error(
+            "url-length",
+            f"the {what} is too short to be a URL: sitemap.xsd needs at least "
+            f"{MIN_URL_LENGTH} characters",
+            line=line,
+            url=url,
         )
     clean = _CLEAN.fullmatch(url)
     if clean is not None:

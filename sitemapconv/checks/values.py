@@ -23,6 +23,7 @@ _TIME = r"\d{1,2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?"
 _OFFSET_NO_COLON = re.compile(rf"^{_DATE}[Tt ]{_TIME}([+-]\d{{4}})$")
 _NO_ZONE = re.compile(rf"^{_DATE}[Tt ]{_TIME}$")
 _SPACE_T = re.compile(rf"^{_DATE} +\d")
+_COMMON = re.compile(r"^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2}))?$")
 _DECIMAL = re.compile(r"^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$")
 
 W3C_HINT = "a W3C Datetime such as 2024-05-01 or 2024-05-01T10:30:00+00:00"
@@ -73,6 +74,11 @@ def check_lastmod(
     if not s:
         out.error("empty-tag", f"<{tag}> is empty: give a date or remove the tag", **_at(line, url))
         return
+    if _COMMON.match(s):  # the usual forms: valid everywhere once the date is real
+        value = parse_w3c(s)
+        if value is not None:
+            check_future(out, value, s, line=line, url=url, now=now, tag=tag)
+            return
     value = parse_w3c(s)
     if not _W3C.match(s) or value is None:
         form = "not a real calendar date or time" if _W3C.match(s) else lastmod_form(s)
@@ -118,12 +124,16 @@ def _xsd_rejects(s: str) -> bool:
 
 
 def _in_future(value: When, now: _dt.datetime) -> bool:
+    """After ``now`` (with 10 minutes of clock skew; a date: the day after tomorrow in UTC,
+    since the earliest time zone is UTC+14)."""
     if isinstance(value, _dt.datetime):
         if value.tzinfo is None:
             value = value.replace(tzinfo=_dt.timezone.utc)
-        return value > now + _dt.timedelta(minutes=10)
-    # A date: the earliest time zone is UTC+14, so allow one day.
-    return value > (now + _dt.timedelta(days=1)).date()
+        return value > now
+    return value > now.date() + _ONE_DAY
+
+
+_ONE_DAY = _dt.timedelta(days=1)
 
 
 def check_priority(out: Collector, text: str | None, *, line: int | None, url: str | None) -> None:
