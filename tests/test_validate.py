@@ -79,7 +79,9 @@ def test_extensions_checked_by_rules_and_unknown_namespace_is_a_warning() -> Non
     report = validate(DATA / "schema-extensions.xml")
     ext = [
         (line, url, msg)
-        for (_, line, url), msg in zip(found(report, "extension"), messages(report, "extension"))
+        for (_, line, url), msg in zip(
+            found(report, "extension"), messages(report, "extension"), strict=True
+        )
     ]
     assert [(line, url) for line, url, _ in ext] == [
         (10, "https://example.com/image"),
@@ -169,6 +171,7 @@ def test_lastmod_forms_are_named() -> None:
         zip(
             [line for _, line, _ in found(report, "lastmod-format")],
             messages(report, "lastmod-format"),
+            strict=True,
         )
     )
     assert "RFC 822 date" in by_line[3]
