@@ -21,6 +21,8 @@ from .errors import (
 )
 from .model import Alternate, Document, Entry, FeedMeta, Image, News, Video
 from .options import ReadOptions, WriteOptions
+from .problems import Problem, Report
+from .validate import validate
 from .version import __version__
 
 if TYPE_CHECKING:
@@ -53,7 +55,9 @@ __all__ = [
     "LimitError",
     "News",
     "ParseError",
+    "Problem",
     "ReadOptions",
+    "Report",
     "SitemapError",
     "SitemapWarning",
     "Video",
@@ -65,5 +69,6 @@ __all__ = [
     "detect",
     "discover",
     "read",
+    "validate",
     "write",
 ]

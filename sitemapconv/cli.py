@@ -317,6 +317,33 @@ def convert(
             help="With --follow, also follow children on loopback/private/link-local hosts.",
         ),
     ] = False,
+    # --- validate ---
+    validate: Annotated[
+        bool,
+        typer.Option(
+            "--validate",
+            help="Check the inputs instead of converting them: report each problem with its "
+            "file, line, URL and rule. Exit 1 when there is an error. "
+            "Example: sitemapconv --validate sitemap.xml",
+        ),
+    ] = False,
+    report: Annotated[
+        str,
+        typer.Option(
+            "--report",
+            metavar="[text|json]",
+            help="With --validate: the report format, text (default) or json.",
+        ),
+    ] = "text",
+    base_url: Annotated[
+        Optional[str],  # noqa: UP045
+        typer.Option(
+            "--base-url",
+            metavar="URL",
+            help="Where the input is served (e.g. https://example.com/sitemap.xml); "
+            "with --validate, URLs outside its scope are reported.",
+        ),
+    ] = None,
     quiet: Annotated[bool, typer.Option("-q", "--quiet", help="Print nothing but errors.")] = False,
     list_formats: Annotated[
         bool,
@@ -354,6 +381,12 @@ def convert(
         raise typer.BadParameter(
             "give at least one INPUT (a path, a URL, or -)", param_hint="INPUT"
         )
+    if validate:
+        from .report import FORMATS, run
+
+        if report not in FORMATS:
+            raise typer.BadParameter("use text or json", param_hint="--report")
+        raise typer.Exit(run(inputs, report_format=report, location=base_url, follow=follow))
     if to is None and (output == "-" or writer_for_filename(output) is None):
         raise typer.BadParameter(
             "give -t FORMAT, or -o with a known extension (.xml, .rss, .atom, .txt...)",
