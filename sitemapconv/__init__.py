@@ -16,6 +16,7 @@ from .errors import (
     SitemapWarning,
     WriteError,
 )
+from .filters import FilterOptions, FilterStats, apply_filters
 from .model import Alternate, Document, Entry, FeedMeta, Image, News, Video
 from .options import ReadOptions, WriteOptions
 from .version import __version__
@@ -26,6 +27,8 @@ __all__ = [
     "Entry",
     "FeedMeta",
     "FetchError",
+    "FilterOptions",
+    "FilterStats",
     "FormatError",
     "Image",
     "LimitError",
@@ -38,6 +41,7 @@ __all__ = [
     "WriteError",
     "WriteOptions",
     "__version__",
+    "apply_filters",
     "convert",
     "detect",
     "read",
