@@ -13,7 +13,6 @@ from sitemapconv.filters import (
     FilterOptions,
     FilterStats,
     Pipeline,
-    _normalize,
     apply_filters,
     dedupe,
     exclude,
@@ -28,6 +27,7 @@ from sitemapconv.filters import (
     url_digest,
 )
 from sitemapconv.model import Entry
+from sitemapconv.urlnorm import _normalize
 
 UTC = dt.timezone.utc
 PLUS2 = dt.timezone(dt.timedelta(hours=2))
