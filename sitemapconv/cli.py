@@ -245,7 +245,7 @@ def convert(
         )
     except ValueError as exc:
         raise typer.BadParameter(str(exc), param_hint="--include/--exclude") from None
-    progress = Progress.for_terminal(quiet=quiet)
+    progress = Progress.for_terminal(quiet=quiet, output_to_stdout=output == "-")
     try:
         with progress:
             docs = (

@@ -54,8 +54,16 @@ class Progress:
         self._previous: Progress | None = None
 
     @classmethod
-    def for_terminal(cls, *, quiet: bool = False, stream: TextIO | None = None) -> Progress:
-        """The CLI's progress: displayed on stderr when it is a terminal and not ``quiet``."""
+    def for_terminal(
+        cls, *, quiet: bool = False, output_to_stdout: bool = False, stream: TextIO | None = None
+    ) -> Progress:
+        """The CLI's progress: displayed on stderr when it is a terminal and not ``quiet``.
+
+        When the converted output goes to stdout and stdout is a terminal too, the display
+        would be drawn in the middle of the output, so there is none.
+        """
+        if output_to_stdout and _isatty(sys.stdout):
+            quiet = True
         return cls(stream, display=not quiet)
 
     # --- feeding it -------------------------------------------------------------------------
@@ -188,7 +196,7 @@ def summary_line(
     limit are neither read nor counted); ``out`` counts those the writer wrote.
     """
     read = stats.entries_in if stats is not None else written
-    parts = [f"{read:,} entries in, {written:,} out"]
+    parts = [f"{read:,} {'entry' if read == 1 else 'entries'} in, {written:,} out"]
     dropped = {k: v for k, v in (stats.dropped if stats is not None else {}).items() if v}
     if dropped:
         parts.append("dropped: " + ", ".join(f"{k} {v:,}" for k, v in dropped.items()))
