@@ -78,12 +78,18 @@ def include(entries: Iterable[Entry], patterns: Patterns) -> Iterator[Entry]:
     Raises ``ValueError`` for a pattern that does not compile, before any entry is read.
     """
     searches = [p.search for p in _compile(patterns)]
+    if len(searches) == 1:
+        search = searches[0]
+        return (e for e in entries if search(e.loc))
     return (e for e in entries if any(search(e.loc) for search in searches))
 
 
 def exclude(entries: Iterable[Entry], patterns: Patterns) -> Iterator[Entry]:
     """Drop the entries whose ``loc`` matches any of ``patterns`` (``re.search``)."""
     searches = [p.search for p in _compile(patterns)]
+    if len(searches) == 1:
+        search = searches[0]
+        return (e for e in entries if not search(e.loc))
     return (e for e in entries if not any(search(e.loc) for search in searches))
 
 

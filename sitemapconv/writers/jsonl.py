@@ -34,10 +34,11 @@ class JsonlWriter(Writer):
         write = out.write
         for entry in entries:
             row = dict(zip(CORE_COLUMNS, core_values(entry), strict=True))
-            row["images"] = [plain(i) for i in entry.images]
-            row["videos"] = [plain(v) for v in entry.videos]
-            row["news"] = None if entry.news is None else plain(entry.news)
-            row["alternates"] = [plain(a) for a in entry.alternates]
+            images, videos, news, links = entry.images, entry.videos, entry.news, entry.alternates
+            row["images"] = [plain(i) for i in images] if images else []
+            row["videos"] = [plain(v) for v in videos] if videos else []
+            row["news"] = None if news is None else plain(news)
+            row["alternates"] = [plain(a) for a in links] if links else []
             row["mobile"] = entry.mobile
             try:
                 line = _encode(row).encode("utf-8")
