@@ -19,6 +19,7 @@ from .errors import (
     SitemapWarning,
     WriteError,
 )
+from .filters import FilterOptions, FilterStats, apply_filters
 from .model import Alternate, Document, Entry, FeedMeta, Image, News, Video
 from .options import ReadOptions, WriteOptions
 from .problems import Problem, Report
@@ -48,6 +49,8 @@ __all__ = [
     "Entry",
     "FeedMeta",
     "FetchError",
+    "FilterOptions",
+    "FilterStats",
     "FollowStats",
     "FormatError",
     "Found",
@@ -64,6 +67,7 @@ __all__ = [
     "WriteError",
     "WriteOptions",
     "__version__",
+    "apply_filters",
     "aread",
     "convert",
     "detect",

@@ -14,6 +14,7 @@ from lxml import etree
 
 from .detect import detect
 from .errors import ParseError, SitemapError, WriteError
+from .filters import FilterOptions, Pipeline
 from .model import Document, Entry, FeedMeta
 from .options import ReadOptions, WriteOptions, build_options
 from .readers import ReadContext
@@ -135,9 +136,18 @@ def convert(
     to: str | None = None,
     *,
     from_: str | None = None,
+    filters: FilterOptions | None = None,
     **kwargs: Any,
 ) -> int:
-    """Read ``source`` and write it to ``dest`` in format ``to``; return the count written."""
+    """Read ``source`` and write it to ``dest`` in format ``to``; return the count written.
+
+    ``filters`` applies the transforms of :mod:`sitemapconv.filters` between the two
+    (``filters=FilterOptions(dedupe=True, since=date(2024, 1, 1))``).
+    """
     read_kwargs, write_kwargs = _split_options(kwargs)
+    pipeline = Pipeline(filters) if filters is not None and filters.active else None
     with read(source, from_, **read_kwargs) as doc:
-        return write(doc, dest, to, **write_kwargs)
+        if pipeline is None:
+            return write(doc, dest, to, **write_kwargs)
+        meta = doc.prime()
+        return write(pipeline(doc), dest, to, meta=meta, **write_kwargs)

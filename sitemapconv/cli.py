@@ -15,10 +15,13 @@ from typing import Annotated, Any, Optional
 import typer
 
 from . import api
+from .dates import parse_w3c
 from .errors import SitemapError
-from .model import Document, Entry, FeedMeta
+from .filters import SORT_KEYS, FilterOptions, Pipeline
+from .model import Document, Entry, FeedMeta, When
 from .notify import DEFAULT_ENDPOINT, NotifyUsageError
 from .notify_command import NotifyRequest, UsageError, run_notify
+from .progress import Progress, summary_line
 from .registry import (
     UnknownFormat,
     get_reader,
@@ -47,6 +50,7 @@ Examples:
   sitemapconv sitemap.xml --indexnow 0123abcd4567ef89 --dry-run
   sitemapconv https://example.com/sitemap_index.xml --follow -t txt
   sitemapconv --discover https://example.com/ --follow -o all.xml
+  sitemapconv a.xml b.xml --dedupe --since 2024-01-01 --exclude '/tag/' -o pages.csv
 """
 
 
@@ -88,6 +92,25 @@ def _version(value: bool) -> None:
     if value:
         print(f"sitemapconv {__version__}")
         raise typer.Exit(0)
+
+
+def _date_option(value: str | None, name: str) -> When | None:
+    """Parse --since/--until as W3C Datetime; a bad date is a usage error (exit 2)."""
+    if value is None:
+        return None
+    when = parse_w3c(value)
+    if when is None:
+        raise typer.BadParameter(
+            f"{value!r} is not a date (use YYYY-MM-DD or YYYY-MM-DDThh:mm:ss+hh:mm)",
+            param_hint=name,
+        )
+    return when
+
+
+def _sort_option(value: str | None) -> str | None:
+    if value is None or value in SORT_KEYS:
+        return value
+    raise typer.BadParameter(f"{value!r} is not one of: {', '.join(SORT_KEYS)}")
 
 
 def _merged(docs: Iterator[Document]) -> Iterator[Entry]:
@@ -148,7 +171,7 @@ def convert(
             "-t",
             "--to",
             metavar="FORMAT",
-            help="Output format (xml, index, rss, atom, atom03, txt). "
+            help="Output format (xml, index, rss, atom, atom03, txt, jsonl, csv). "
             "Default: from -o's extension.",
         ),
     ] = None,
@@ -335,15 +358,63 @@ def convert(
             help="With --validate: the report format, text (default) or json.",
         ),
     ] = "text",
+    # --- transforms ---
+    dedupe: Annotated[
+        bool, typer.Option("--dedupe", help="Drop repeated URLs (normalised), keeping the first.")
+    ] = False,
+    include: Annotated[
+        Optional[list[str]],  # noqa: UP045
+        typer.Option(
+            "--include",
+            metavar="REGEX",
+            help="Keep only URLs matching REGEX (re.search; repeatable: any matches). "
+            "Example: --include '/blog/'",
+        ),
+    ] = None,
+    exclude: Annotated[
+        Optional[list[str]],  # noqa: UP045
+        typer.Option("--exclude", metavar="REGEX", help="Drop URLs matching REGEX (repeatable)."),
+    ] = None,
+    since: Annotated[
+        Optional[str],  # noqa: UP045
+        typer.Option(
+            metavar="DATE",
+            help="Keep entries whose lastmod is on/after DATE (e.g. 2024-01-31); "
+            "entries without lastmod are dropped.",
+        ),
+    ] = None,
+    until: Annotated[
+        Optional[str],  # noqa: UP045
+        typer.Option(
+            metavar="DATE",
+            help="Keep entries whose lastmod is on/before DATE (a date includes that whole day).",
+        ),
+    ] = None,
+    limit: Annotated[
+        Optional[int],  # noqa: UP045
+        typer.Option(metavar="N", min=0, help="Stop after N entries."),
+    ] = None,
+    sort: Annotated[
+        Optional[str],  # noqa: UP045
+        typer.Option(
+            metavar="url|lastmod",
+            parser=_sort_option,
+            help="Sort by url or lastmod (oldest first; undated last). Holds all in memory.",
+        ),
+    ] = None,
     base_url: Annotated[
         Optional[str],  # noqa: UP045
         typer.Option(
             "--base-url",
             metavar="URL",
-            help="Where the input is served (e.g. https://example.com/sitemap.xml); "
-            "with --validate, URLs outside its scope are reported.",
+            help="Where the input is served (e.g. https://example.com/sitemap.xml): relative "
+            "URLs are resolved against it, and --validate reports URLs outside its scope.",
         ),
     ] = None,
+    verbose: Annotated[
+        bool,
+        typer.Option("-v", "--verbose", help="End with a one-line summary on stderr."),
+    ] = False,
     quiet: Annotated[bool, typer.Option("-q", "--quiet", help="Print nothing but errors.")] = False,
     list_formats: Annotated[
         bool,
@@ -400,29 +471,54 @@ def convert(
     except ValueError as exc:
         raise typer.BadParameter(str(exc)) from None
     try:
-        docs: Iterator[Document]
-        if discover:
-            from .discover import read_discovered
-            from .options import ReadOptions
-
-            opts = ReadOptions(on_warning=say.warning, **remote)
-            docs = read_discovered(inputs, from_, opts)
-        else:
-            docs = (api.read(src, from_, on_warning=say.warning, **remote) for src in inputs)
-        first = next(docs)
-        meta: FeedMeta = first.prime()
-        entries = _merged(itertools.chain([first], docs))
-        api.write(
-            entries,
-            output,
-            to,
-            meta=meta,
-            on_warning=say.warning,
-            gzip=gzip,
-            title=title,
-            link=link,
-            description=description,
+        pipeline = Pipeline(
+            FilterOptions(
+                base_url=base_url,
+                include=include or (),
+                exclude=exclude or (),
+                since=_date_option(since, "--since"),
+                until=_date_option(until, "--until"),
+                dedupe=dedupe,
+                sort=sort,  # type: ignore[arg-type]  # _sort_option checked it
+                limit=limit,
+            )
         )
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--include/--exclude") from None
+    progress = Progress.for_terminal(quiet=quiet, output_to_stdout=output == "-")
+    try:
+        with progress:
+            docs: Iterator[Document]
+            if discover:
+                from .discover import read_discovered
+                from .options import ReadOptions
+
+                opts = ReadOptions(on_warning=say.warning, base_url=base_url, **remote)
+                docs = read_discovered(inputs, from_, opts)
+            else:
+                docs = (
+                    api.read(src, from_, on_warning=say.warning, base_url=base_url, **remote)
+                    for src in inputs
+                )
+            first = next(docs)
+            meta: FeedMeta = first.prime()
+            entries = pipeline(progress.track(_merged(itertools.chain([first], docs))))
+            written = api.write(
+                entries,
+                output,
+                to,
+                meta=meta,
+                on_warning=say.warning,
+                gzip=gzip,
+                title=title,
+                link=link,
+                description=description,
+            )
+        if verbose and not quiet:
+            line = summary_line(
+                pipeline.stats, written=written, warnings=say.warnings, progress=progress
+            )
+            print(f"sitemapconv: {line}", file=sys.stderr)
     except UnknownFormat as exc:
         say.error(str(exc))
         raise typer.Exit(2) from None

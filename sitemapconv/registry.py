@@ -42,6 +42,8 @@ _WRITERS: dict[str, str] = {
     "atom": "sitemapconv.writers.atom:AtomWriter",
     "atom03": "sitemapconv.writers.atom03:Atom03Writer",
     "txt": "sitemapconv.writers.text:TextWriter",
+    "jsonl": "sitemapconv.writers.jsonl:JsonlWriter",
+    "csv": "sitemapconv.writers.csv:CsvWriter",
 }
 
 #: Aliases shared by both sides. Each class repeats its own in ``aliases``; a test checks it.
@@ -52,6 +54,7 @@ ALIASES: dict[str, str] = {
     "rss2": "rss",
     "atom10": "atom",
     "text": "txt",
+    "ndjson": "jsonl",
 }
 
 #: Output extensions, for picking the writer from ``-o``'s file name.
@@ -61,6 +64,9 @@ _EXTENSIONS: dict[str, str] = {
     ".atom": "atom",
     ".atom03": "atom03",
     ".txt": "txt",
+    ".jsonl": "jsonl",
+    ".ndjson": "jsonl",
+    ".csv": "csv",
 }
 
 

@@ -1,0 +1,232 @@
+"""Progress display and summary (sitemapconv.progress), and the CLI's -v / --quiet.
+
+The display must appear only on a terminal: a pseudo-terminal (the ``pty`` module) stands in
+for one, and a pipe for everything else.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import select
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from sitemapconv import progress as progress_module
+from sitemapconv.filters import FilterOptions, Pipeline
+from sitemapconv.model import Entry
+from sitemapconv.progress import Progress, current, summary_line
+
+# A child that feeds a Progress slowly enough (about 0.6 s) for several redraws, then reports
+# whether rich was imported.
+CHILD = """
+import sys, time
+from sitemapconv.progress import Progress
+with Progress.for_terminal(quiet={quiet}) as p:
+    for i in range(30):
+        p.entry()
+        if i == 10:
+            p.sitemap_fetched("https://example.com/s.xml", 2_500_000)
+        time.sleep(0.02)
+print("rich imported:", "rich" in sys.modules, file=sys.stdout)
+"""
+
+
+def run_in_pty(code: str, timeout: float = 30.0) -> tuple[bytes, int]:
+    """Run ``python -c code`` with stdout and stderr on a pseudo-terminal; return its output."""
+    pty = pytest.importorskip("pty")
+    master, slave = pty.openpty()
+    env = {**os.environ, "COLUMNS": "120", "LINES": "24", "TERM": "xterm"}
+    proc = subprocess.Popen(
+        [sys.executable, "-c", code], stdin=slave, stdout=slave, stderr=slave, env=env
+    )
+    os.close(slave)
+    chunks: list[bytes] = []
+    deadline = time.monotonic() + timeout
+    try:
+        while time.monotonic() < deadline:
+            ready, _, _ = select.select([master], [], [], 0.5)
+            if ready:
+                try:
+                    data = os.read(master, 65536)
+                except OSError:  # EIO: the child closed the terminal
+                    break
+                if not data:
+                    break
+                chunks.append(data)
+            elif proc.poll() is not None:
+                break
+    finally:
+        os.close(master)
+        rc = proc.wait(timeout=timeout)
+    return b"".join(chunks), rc
+
+
+def test_display_appears_on_a_terminal() -> None:
+    out, rc = run_in_pty(CHILD.format(quiet=False))
+    assert rc == 0
+    assert b"URLs read" in out
+    assert b"1 sitemaps fetched" in out
+    assert b"2.5 MB" in out
+    assert b"rich imported: True" in out
+
+
+def test_quiet_shows_no_display_even_on_a_terminal() -> None:
+    out, rc = run_in_pty(CHILD.format(quiet=True))
+    assert rc == 0
+    assert b"URLs read" not in out
+    assert b"rich imported: False" in out
+
+
+def test_no_display_and_no_rich_when_stderr_is_not_a_terminal() -> None:
+    proc = subprocess.run(
+        [sys.executable, "-c", CHILD.format(quiet=False)],
+        capture_output=True,
+        timeout=60,
+        check=True,
+    )
+    assert proc.stderr == b""
+    assert proc.stdout.strip() == b"rich imported: False"
+
+
+def test_counters_and_line() -> None:
+    stream = io.StringIO()
+    with Progress(stream, display=True) as p:  # a StringIO is no terminal: counters only
+        assert not p.display
+        assert current() is p
+        assert list(p.track(range(5))) == [0, 1, 2, 3, 4]
+        p.entry()
+        p.sitemap_fetched("a", 1500)
+        p.sitemap_failed("b")
+        p.add_bytes(500)
+    assert current() is not p
+    assert stream.getvalue() == ""
+    assert (p.urls, p.sitemaps, p.failed, p.bytes) == (6, 1, 1, 2000)
+    line = p.line()
+    assert line.startswith("6 URLs read")
+    assert "1 sitemaps fetched (1 failed)" in line
+    assert "2.0 kB" in line
+
+
+def test_current_is_inert_outside_a_run_and_feeding_it_is_thread_safe() -> None:
+    assert not current().display
+    with Progress(io.StringIO()) as p:
+
+        def worker() -> None:
+            for _ in range(1000):
+                progress_module.current().sitemap_fetched("u", 1)
+
+        threads = [threading.Thread(target=worker) for _ in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    assert p.sitemaps == 4000 and p.bytes == 4000
+
+
+def test_summary_line_lists_only_filters_that_dropped() -> None:
+    pipeline = Pipeline(FilterOptions(exclude=["/tag/"], dedupe=True, limit=10))
+    entries = [Entry(loc=u) for u in ("https://e.com/a", "https://e.com/tag/1", "https://e.com/a")]
+    out = list(pipeline(entries))
+    assert summary_line(pipeline.stats, written=len(out), warnings=1) == (
+        "3 entries in, 1 out; dropped: exclude 1, dedupe 1; 1 warning"
+    )
+    assert summary_line(None, written=1, warnings=0) == "1 entry in, 1 out; 0 warnings"
+    p = Progress(io.StringIO())
+    p.sitemap_failed()
+    assert summary_line(None, written=2, warnings=2, progress=p).endswith("; 1 sitemaps failed")
+
+
+# --- the CLI ----------------------------------------------------------------------------
+
+
+def has_txt_reader() -> bool:
+    try:
+        from sitemapconv.registry import get_reader
+
+        get_reader("txt")
+    except ImportError:
+        return False
+    return True
+
+
+needs_txt = pytest.mark.skipif(
+    not has_txt_reader(), reason="the txt reader is not in this branch yet"
+)
+CLI = str(Path(sys.executable).with_name("sitemapconv"))
+
+
+@pytest.fixture
+def url_list(tmp_path: Path) -> Path:
+    path = tmp_path / "urls.txt"
+    lines = [f"https://example.com/page/{i % 50}" for i in range(200)]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+@needs_txt
+def test_cli_verbose_prints_one_summary_line(url_list: Path) -> None:
+    proc = subprocess.run(
+        [CLI, str(url_list), "-f", "txt", "-t", "jsonl", "--dedupe", "--exclude", "/1$", "-v"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert len(proc.stdout.splitlines()) == 49
+    assert proc.stderr == (
+        "sitemapconv: 200 entries in, 49 out; dropped: exclude 4, dedupe 147; 0 warnings\n"
+    )
+
+
+@needs_txt
+def test_cli_without_verbose_and_not_on_a_terminal_prints_nothing(url_list: Path) -> None:
+    proc = subprocess.run(
+        [CLI, str(url_list), "-f", "txt", "-t", "jsonl", "--limit", "3"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert proc.returncode == 0
+    assert proc.stderr == ""
+    assert len(proc.stdout.splitlines()) == 3
+
+
+@needs_txt
+def test_cli_quiet_silences_summary_and_warnings(tmp_path: Path) -> None:
+    path = tmp_path / "urls.txt"
+    path.write_text("https://example.com/a\nnot a url\n", encoding="utf-8")
+    args = [CLI, str(path), "-f", "txt", "-t", "jsonl", "-v"]
+    loud = subprocess.run(args, capture_output=True, text=True, timeout=60)
+    quiet = subprocess.run([*args, "--quiet"], capture_output=True, text=True, timeout=60)
+    assert loud.returncode == quiet.returncode == 0
+    assert "warning" in loud.stderr and "1 warning" in loud.stderr
+    assert quiet.stderr == ""
+    assert quiet.stdout == loud.stdout
+
+
+@needs_txt
+def test_cli_progress_display_appears_only_on_a_terminal(url_list: Path, tmp_path: Path) -> None:
+    # stdout is the converted output; the display goes to stderr, and only on a terminal.
+    out_file = tmp_path / "out.jsonl"
+    code = (
+        "import subprocess, sys; "
+        f"sys.exit(subprocess.call([{CLI!r}, {str(url_list)!r}, '-f', 'txt', "
+        f"'-o', {str(out_file)!r}, '-v']))"
+    )
+    out, rc = run_in_pty(code)
+    assert rc == 0
+    assert b"URLs read" in out  # the display was drawn (its last state is drawn on stop)
+    assert b"200 entries in, 200 out" in out  # then the summary line
+    assert len(out_file.read_text().splitlines()) == 200
+    # Output on the same terminal (stdout): no display in the middle of it.
+    code = code.replace(f"'-o', {str(out_file)!r}, ", "'-t', 'jsonl', ")
+    out, rc = run_in_pty(code)
+    assert rc == 0
+    assert b"URLs read" not in out
+    assert out.count(b'{"loc":') == 200
