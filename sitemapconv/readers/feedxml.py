@@ -17,6 +17,7 @@ truncated feed yields exactly the items that were complete before the cut.
 
 from __future__ import annotations
 
+import datetime as _dt
 import re
 from collections.abc import Callable, Collection, Iterator
 from typing import BinaryIO
@@ -60,7 +61,7 @@ def text_of(el: Element) -> str | None:
 
 
 def is_absolute(url: str) -> bool:
-    return _SCHEME.match(url) is not None
+    return url.startswith(("http://", "https://")) or _SCHEME.match(url) is not None
 
 
 def is_web_url(url: str) -> bool:
@@ -140,6 +141,48 @@ class Notes:
         self._counts.clear()
 
 
+_MONTHS = {
+    m: i
+    for i, m in enumerate(
+        ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"), 1
+    )
+}
+# The form almost every RSS feed writes; anything else goes to dates.parse_rfc822.
+_RFC822_FAST = re.compile(
+    r"(?:[A-Z][a-z]{2}, )?(\d{1,2}) ([A-Z][a-z]{2}) (\d{4}) (\d\d):(\d\d):(\d\d) "
+    r"(GMT|UT|Z|\+0000|[+-](?!0000)\d{4})\Z"
+)
+_ZONES: dict[str, _dt.tzinfo] = {"GMT": _dt.timezone.utc, "UT": _dt.timezone.utc}
+
+
+def _zone(text: str) -> _dt.tzinfo:
+    zone = _ZONES.get(text)
+    if zone is None:
+        if text == "Z":
+            zone = _dt.timezone.utc
+        else:
+            minutes = int(text[1:3]) * 60 + int(text[3:5])
+            zone = _dt.timezone(_dt.timedelta(minutes=-minutes if text[0] == "-" else minutes))
+        _ZONES[text] = zone
+    return zone
+
+
+def fast_rfc822(text: str) -> When | None:
+    """:func:`sitemapconv.dates.parse_rfc822` with a fast path for the usual form."""
+    m = _RFC822_FAST.match(text)
+    if m is not None:
+        day, mon, year, hh, mm, ss, zone = m.groups()
+        month = _MONTHS.get(mon)
+        if month is not None:
+            try:
+                return _dt.datetime(
+                    int(year), month, int(day), int(hh), int(mm), int(ss), tzinfo=_zone(zone)
+                )
+            except ValueError:
+                pass
+    return parse_rfc822(text)
+
+
 def date_of(notes: Notes, text: str | None, name: str, *, rfc822: bool) -> When | None:
     """Parse a feed date; an invalid one is None with a warning, and reading goes on.
 
@@ -148,7 +191,7 @@ def date_of(notes: Notes, text: str | None, name: str, *, rfc822: bool) -> When 
     """
     if text is None:
         return None
-    first, second = (parse_rfc822, parse_w3c) if rfc822 else (parse_w3c, parse_rfc822)
+    first, second = (fast_rfc822, parse_w3c) if rfc822 else (parse_w3c, parse_rfc822)
     when: When | None = first(text)
     if when is None:
         when = second(text)
