@@ -38,6 +38,8 @@ _BAD_AMP = re.compile(
 _SPECIAL = re.compile(rb"<!\[CDATA\[|<!--|<\?|<!DOCTYPE", re.IGNORECASE)
 _ENDS = {b"<![CDATA[": b"]]>", b"<!--": b"-->", b"<?": b"?>"}
 _DOCTYPE_END = re.compile(rb"\[[^\]]*\]\s*>|>")
+_BOM = b"\xef\xbb\xbf"
+_SPACE = b" \t\r\n"
 _UTF16_32 = (b"\xff\xfe", b"\xfe\xff", b"\x00\x00\xfe\xff", b"<\x00", b"\x00<")
 
 
@@ -95,15 +97,20 @@ class AmpersandRepair(io.RawIOBase):
         if not chunk:
             self._raw_eof = True
             data, self._pending = self._pending, b""
+            if not self._started:
+                data = data.removeprefix(_BOM).lstrip(_SPACE)
             self._out = data if self._passthrough else self._process(data, final=True)
             return
         data = self._pending + chunk
         self._pending = b""
         if not self._started:
+            if len(data) < 4:
+                self._pending = data  # too short to tell a BOM or UTF-16 apart
+                return
             if data.startswith(_UTF16_32):
                 self._passthrough = True
             else:
-                data = data.removeprefix(b"\xef\xbb\xbf").lstrip(b" \t\r\n")
+                data = data.removeprefix(_BOM).lstrip(_SPACE)
                 if not data:
                     return  # only whitespace so far
             self._started = True
