@@ -559,3 +559,27 @@ def test_process_memory_does_not_grow_with_the_item_count(big_rss: tuple[Path, P
     assert (n_small, n_big) == (10_000, 100_000)
     # Keeping the tree would cost well over 100 MB for the 30 MB file.
     assert rss_big < rss_small + 20 * 1024
+
+
+def test_entities_are_never_expanded() -> None:
+    data = (
+        b'<?xml version="1.0"?>\n<!DOCTYPE rss [<!ENTITY xxe SYSTEM "file:///etc/passwd">'
+        b'<!ENTITY boom "expanded">]>\n<rss version="2.0"><channel>'
+        b"<item><title>&xxe;|&boom;</title><link>http://e.com/1</link></item></channel></rss>"
+    )
+    [entry] = read_all(data, "rss").entries
+    assert entry.title == "&xxe;|&boom;"
+
+
+def test_reading_a_feed_does_not_import_feedparser() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, sitemapconv\n"
+        f"assert sum(1 for _ in sitemapconv.read({str(SAMPLES / 'feed.rss')!r}, 'rss')) == 5\n"
+        f"assert sum(1 for _ in sitemapconv.read({str(SAMPLES / 'feed.atom')!r}, 'atom')) == 5\n"
+        "print('feedparser' in sys.modules)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True)
+    assert out.stdout.strip() == "False"
