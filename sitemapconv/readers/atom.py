@@ -224,6 +224,12 @@ class _AtomState:
         self, links: list[Element], base: str | None
     ) -> tuple[str | None, list[Alternate], list[tuple[str, str | None]]]:
         """The chosen loc, the hreflang alternates, and the enclosures, from an entry's links."""
+        if len(links) == 1:  # the common case, kept cheap
+            link = links[0]
+            href = link.get("href")
+            rel = link.get("rel")
+            if href and (rel is None or rel == "alternate") and link.get(XML_BASE) is None:
+                return resolve(href, base), [], []
         alternates: list[tuple[str, str | None, bool]] = []
         enclosures: list[tuple[str, str | None]] = []
         for link in links:

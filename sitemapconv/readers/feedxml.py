@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import re
+import sys
 from collections.abc import Callable, Collection, Iterator
 from typing import BinaryIO
 from urllib.parse import urljoin
@@ -167,6 +168,10 @@ def _zone(text: str) -> _dt.tzinfo:
     return zone
 
 
+#: ``datetime.fromisoformat`` reads a trailing "Z" from Python 3.11 on.
+_FROMISO_Z = sys.version_info >= (3, 11)
+
+
 def fast_rfc822(text: str) -> When | None:
     """:func:`sitemapconv.dates.parse_rfc822` with a fast path for the usual form."""
     m = _RFC822_FAST.match(text)
@@ -191,6 +196,11 @@ def date_of(notes: Notes, text: str | None, name: str, *, rfc822: bool) -> When 
     """
     if text is None:
         return None
+    if not rfc822 and _FROMISO_Z and len(text) == 20 and text[10] == "T" and text[19] == "Z":
+        try:  # the usual Atom form, "2024-01-02T03:04:05Z", straight through C
+            return _dt.datetime.fromisoformat(text)
+        except ValueError:
+            pass
     first, second = (fast_rfc822, parse_w3c) if rfc822 else (parse_w3c, parse_rfc822)
     when: When | None = first(text)
     if when is None:
