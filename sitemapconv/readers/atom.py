@@ -78,6 +78,7 @@ class _AtomState:
         self.base: str | None = ctx.url
         self.base_known = False
         self.link_is_html = False
+        self.prefix = ""  # the feed's namespace, as "{uri}"
         self.sitemap = None if ctx.source.startswith("<") else ctx.source
         self._tables: dict[str, dict[str, tuple[int, str]]] = {}
 
@@ -99,6 +100,8 @@ class _AtomState:
             return
         self.base_known = True
         self.base = container_base(container, self.ctx.url)
+        tag = str(container.tag)
+        self.prefix = tag[: tag.index("}") + 1] if tag.startswith("{") else ""
         if self.meta.language is None:
             lang = container.get(XML_LANG)
             self.meta.language = lang.strip() if lang else None
@@ -108,9 +111,11 @@ class _AtomState:
             parent = el.getparent()
             self.learn_base(parent if parent is not None else el)
         tag = el.tag
-        if not isinstance(tag, str):
+        if not isinstance(tag, str) or not tag.startswith(self.prefix):
             return
-        local = tag.rpartition("}")[2]
+        local = tag[len(self.prefix) :]
+        if local.startswith("{"):  # a foreign element in a feed without a namespace
+            return
         meta = self.meta
         if local == "link":
             href = el.get("href")
@@ -127,7 +132,7 @@ class _AtomState:
         elif local == "author":
             if meta.author is None:
                 for child in el:
-                    if isinstance(child.tag, str) and child.tag.endswith("name"):
+                    if child.tag == self.prefix + "name":
                         meta.author = text_of(child)
                         break
         elif local in ("title", "id", self.dialect.subtitle):

@@ -313,3 +313,13 @@ def test_process_memory_does_not_grow_with_the_entry_count(big_atom: tuple[Path,
     n_big, rss_big = process_peak_kib(big, "atom")
     assert (n_small, n_big) == (10_000, 100_000)
     assert rss_big < rss_small + 20 * 1024
+
+
+def test_foreign_feed_elements_do_not_fill_the_metadata() -> None:
+    data = atom(
+        '<entry><link href="http://e.com/1"/></entry>',
+        head='<m:title xmlns:m="http://search.yahoo.com/mrss/">no</m:title><subtitle>yes</subtitle>',
+    ).replace(b"<title>T</title>", b"")
+    result = read_all(data, "atom")
+    assert result.meta.title is None
+    assert result.meta.description == "yes"
