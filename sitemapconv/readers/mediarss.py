@@ -1,0 +1,159 @@
+"""Media RSS (``http://search.yahoo.com/mrss/``) and enclosures, read into images and videos.
+
+The mapping is deliberately small; what it does not cover is dropped, not guessed:
+
+- ``media:content`` is an **image** when ``medium="image"`` or its ``type`` is ``image/*``,
+  and a **video** when ``medium="video"``, ``type`` is ``video/*``, or ``type`` is
+  ``application/x-shockwave-flash`` (an embeddable player, as YouTube publishes it). Audio,
+  documents and untyped content are ignored.
+- An image becomes ``Image(loc=url, title=media:title, caption=media:description)``.
+- A video becomes ``Video(content_loc=url, thumbnail_loc=media:thumbnail, title=media:title,
+  description=media:description)``; a Flash URL goes to ``player_loc`` instead of
+  ``content_loc``, and a ``media:player`` inside the content fills ``player_loc`` too.
+- ``media:title``, ``media:description`` and ``media:thumbnail`` apply at three levels, the
+  nearest winning: inside the ``media:content``, inside its ``media:group``, or directly in
+  the item/entry.
+- ``media:thumbnail`` elements of an item (or group) that has no video become images: news
+  feeds use them for the article picture.
+- An RSS ``<enclosure>`` (or an Atom ``link rel="enclosure"``) with an ``image/*`` or
+  ``video/*`` type becomes an image or a video the same way.
+
+The same URL is never listed twice in one entry.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from ..model import Image, Video
+from .feedxml import MEDIA_NS, Element, text_of
+
+_M = f"{{{MEDIA_NS}}}"
+_CONTENT = _M + "content"
+_GROUP = _M + "group"
+_TITLE = _M + "title"
+_DESCRIPTION = _M + "description"
+_THUMBNAIL = _M + "thumbnail"
+_PLAYER = _M + "player"
+_FLASH = "application/x-shockwave-flash"
+
+MEDIA_PREFIX = _M
+
+
+class _Scope:
+    """The title, description and thumbnail given at one level (content, group or item)."""
+
+    __slots__ = ("description", "thumbnails", "title")
+
+    def __init__(self, parent: _Scope | None = None) -> None:
+        self.title: str | None = parent.title if parent else None
+        self.description: str | None = parent.description if parent else None
+        self.thumbnails: list[str] = []
+
+    def take(self, el: Element) -> bool:
+        """Record ``el`` when it is a scope element; False when it is something else."""
+        tag = el.tag
+        if tag == _TITLE:
+            self.title = text_of(el) or self.title
+        elif tag == _DESCRIPTION:
+            self.description = text_of(el) or self.description
+        elif tag == _THUMBNAIL:
+            url = (el.get("url") or "").strip()
+            if url:
+                self.thumbnails.append(url)
+        else:
+            return False
+        return True
+
+
+def _kind(medium: str | None, mime: str | None) -> str | None:
+    if medium:
+        medium = medium.strip().lower()
+        return medium if medium in ("image", "video") else None
+    mime = (mime or "").strip().lower()
+    if mime.startswith("image/"):
+        return "image"
+    if mime.startswith("video/") or mime == _FLASH:
+        return "video"
+    return None
+
+
+class _Collector:
+    def __init__(self) -> None:
+        self.images: list[Image] = []
+        self.videos: list[Video] = []
+        self.seen: set[str] = set()
+
+    def add(
+        self,
+        kind: str | None,
+        url: str,
+        mime: str | None,
+        scope: _Scope,
+        thumbnail: str | None,
+        player: str | None = None,
+    ) -> None:
+        if kind is None or not url or url in self.seen:
+            return
+        self.seen.add(url)
+        if kind == "image":
+            self.images.append(Image(loc=url, title=scope.title, caption=scope.description))
+            return
+        flash = (mime or "").strip().lower() == _FLASH
+        self.videos.append(
+            Video(
+                thumbnail_loc=thumbnail,
+                title=scope.title,
+                description=scope.description,
+                content_loc=None if flash else url,
+                player_loc=url if flash else player,
+            )
+        )
+
+
+def _contents(
+    elements: Iterable[Element], scope: _Scope, out: _Collector, groups: list[_Scope]
+) -> None:
+    """Collect the media:content (and groups) of one level once its scope is complete."""
+    for el in elements:
+        tag = el.tag
+        if tag == _CONTENT:
+            url = (el.get("url") or "").strip()
+            mime = el.get("type")
+            own = _Scope(scope)
+            player = None
+            for child in el:
+                if not own.take(child) and child.tag == _PLAYER:
+                    player = (child.get("url") or "").strip() or None
+            thumbs = own.thumbnails or scope.thumbnails
+            out.add(
+                _kind(el.get("medium"), mime), url, mime, own, thumbs[0] if thumbs else None, player
+            )
+        elif tag == _GROUP:
+            group = _Scope(scope)
+            for child in el:
+                group.take(child)
+            if not group.thumbnails:
+                group.thumbnails = scope.thumbnails
+            groups.append(group)
+            _contents(el, group, out, groups)
+
+
+def read_media(
+    elements: Sequence[Element], enclosures: Sequence[tuple[str, str | None]] = ()
+) -> tuple[list[Image], list[Video]]:
+    """Images and videos of one item from its Media RSS children and its enclosures."""
+    item = _Scope()
+    for el in elements:
+        item.take(el)
+    out = _Collector()
+    groups: list[_Scope] = []
+    _contents(elements, item, out, groups)
+    thumb = item.thumbnails[0] if item.thumbnails else None
+    for url, mime in enclosures:
+        out.add(_kind(None, mime), url.strip(), mime, item, thumb)
+    if not out.videos:
+        for scope in (item, *groups):
+            for url in scope.thumbnails:
+                out.add("image", url, None, scope, None)
+    return out.images, out.videos
