@@ -253,6 +253,27 @@ def test_nested_index_is_followed_inside_its_task_with_per_site_dedup() -> None:
         server.stop()
 
 
+def test_private_child_of_a_loopback_index_is_an_error_row_never_contacted() -> None:
+    server = HTTPServer(host="127.0.0.1", port=0, threaded=True)
+    server.no_handler_status_code = 404
+    server.start()
+    try:
+        private = "http://10.255.255.1/sitemap.xml"  # refused before any connection
+        server.expect_request("/top.xml").respond_with_data(index(["/a.xml", private]))
+        server.expect_request("/a.xml").respond_with_data(urlset(["https://x.example/a"], [None]))
+        with dask.config.set(scheduler="sync"):
+            records = read_sitemaps(
+                [server.url_for("/top.xml")], on_warning=lambda _m: None, **FAST
+            ).compute()
+        rows, errors = split(records)
+        assert [loc for _, loc, _ in rows] == ["https://x.example/a"]
+        assert [e["sitemap"] for e in errors] == [private]
+        assert errors[0]["error"].startswith("refused:") and "private" in errors[0]["error"]
+    finally:
+        server.clear()
+        server.stop()
+
+
 def test_options_are_checked_and_unknown_ones_refused() -> None:
     with pytest.raises(TypeError, match="no_such_option"):
         read_sitemaps(["http://127.0.0.1:1/x.xml"], no_such_option=1)
