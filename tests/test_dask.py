@@ -177,12 +177,13 @@ def test_to_dataframe_schema_and_parquet_round_trip(
 def test_failures_become_error_rows_not_a_failed_graph(sites: tuple[HTTPServer, list[str]]) -> None:
     server, urls = sites
     missing = server.url_for("/nowhere/sitemap_index.xml")
+    plain = server.url_for("/site1/posts.xml")  # a urlset given directly
     with dask.config.set(scheduler="sync"):
         records = read_sitemaps(
-            [urls[0], missing, "http://127.0.0.1:1/sitemap.xml"], **FAST
+            [urls[0], missing, plain, "http://127.0.0.1:1/sitemap.xml"], **FAST
         ).compute()
     rows, errors = split(records)
-    assert set(rows) == expected_rows([urls[0]])
+    assert set(rows) == expected_rows([urls[0], plain])
     assert sorted(e["sitemap"] for e in errors) == sorted(
         [missing, "http://127.0.0.1:1/sitemap.xml"]
     )
