@@ -415,6 +415,27 @@ def convert(
         bool,
         typer.Option("-v", "--verbose", help="End with a one-line summary on stderr."),
     ] = False,
+    # --- dask ---
+    use_dask: Annotated[
+        bool,
+        typer.Option(
+            "--dask",
+            help="Read on a Dask cluster, one task per sitemap file, and write "
+            "-t parquet -o DIR or -t jsonl -o FILE (needs pip install 'sitemapconv[dask]'). "
+            "Example: sitemapconv --dask --scheduler tcp://10.0.0.5:8786 --follow URL... "
+            "-t parquet -o out/",
+        ),
+    ] = False,
+    scheduler: Annotated[
+        Optional[str],  # noqa: UP045
+        typer.Option(
+            "--scheduler",
+            metavar="WHERE",
+            help="With --dask (implies it): local (a LocalCluster on this machine, the "
+            "default), sync, threads, processes, or a scheduler address "
+            "(e.g. tcp://10.0.0.5:8786).",
+        ),
+    ] = None,
     quiet: Annotated[bool, typer.Option("-q", "--quiet", help="Print nothing but errors.")] = False,
     list_formats: Annotated[
         bool,
@@ -470,6 +491,15 @@ def convert(
         )  # fmt: skip
     except ValueError as exc:
         raise typer.BadParameter(str(exc)) from None
+    if use_dask or scheduler is not None:
+        from .dask import run_cli_job
+
+        code = run_cli_job(
+            inputs, scheduler=scheduler or "local", to=to, output=output, follow=follow,
+            discover=discover, read_options={**remote, "on_warning": say.warning},
+            warn=say.warning, error=say.error,
+        )  # fmt: skip
+        raise typer.Exit(code)
     try:
         pipeline = Pipeline(
             FilterOptions(
