@@ -1,6 +1,8 @@
 """Splitting a urlset at the protocol's per-file limits into numbered parts plus an index.
 
 ``sitemapconv.write(entries, "out/sitemap.xml", split=True, base_url="https://ex.com/")``
+(without ``base_url`` the parts are listed at the root of the first entry's site, with a
+warning)
 streams the entries into parts ``out/sitemap-1.xml``, ``out/sitemap-2.xml``... (``.xml.gz``
 when gzipped), each holding at most ``max_urls`` URLs and ``max_file_bytes`` uncompressed
 bytes, and writes at ``out/sitemap.xml`` a sitemap index listing each part with
@@ -31,6 +33,7 @@ from collections.abc import Iterable, Iterator
 from contextlib import suppress
 from dataclasses import dataclass
 from typing import BinaryIO
+from urllib.parse import urlsplit
 
 from .errors import LimitError, WriteError
 from .limits import PROTOCOL_MAX_URLS, check_limits
@@ -140,13 +143,16 @@ class SplitWriter:
                 source=path,
             )
         base_url = (opts.base_url or "").strip()
-        if not base_url.lower().startswith(("http://", "https://")):
+        if base_url and not base_url.lower().startswith(("http://", "https://")):
             raise WriteError(
-                "splitting needs base_url, the absolute http(s) URL where the parts will be "
+                "base_url must be the absolute http(s) URL where the parts will be "
                 f"served (got {opts.base_url!r})",
                 source=path,
             )
-        self.base_url = encode_url(base_url if base_url.endswith("/") else base_url + "/")
+        # Without base_url the parts are listed at the root of the first entry's site.
+        self.base_url = (
+            encode_url(base_url if base_url.endswith("/") else base_url + "/") if base_url else ""
+        )
         self.gzip_output = opts.gzip or path.lower().endswith(".gz")
         self.names = PartName.for_target(path, opts.part_name, self.gzip_output)
         self.staged: list[_Staged] = []
@@ -172,6 +178,8 @@ class SplitWriter:
                     part = _Part()
                 part.add(data, fmt.ns, entry.lastmod)
                 count += 1
+                if not self.base_url:
+                    self.base_url = _site_root(entry.loc)
             if not self.staged:
                 self._write_single(part)
                 return count
@@ -228,8 +236,18 @@ class SplitWriter:
             yield Entry(self.base_url + os.path.basename(staged.final), lastmod=staged.newest)
 
     def _write_index(self) -> None:
+        if not (self.ctx.options.base_url or "").strip():
+            self.ctx.warn(
+                f"no base_url given: the index lists the parts under {self.base_url} "
+                "(set base_url / --base-url to where they will be served)"
+            )
         with atomic_path(self.path) as raw, gzipped(raw, self.gzip_output) as out:
             IndexWriter().write(self._index_entries(), out, self.ctx)
+
+
+def _site_root(url: str) -> str:
+    parts = urlsplit(encode_url(url))
+    return f"{parts.scheme}://{parts.netloc}/"
 
 
 def write_split(entries: Iterable[Entry], path: str, ctx: WriteContext) -> int:

@@ -163,9 +163,19 @@ def test_limits_above_the_protocol_are_rejected(tmp_path: Path) -> None:
     assert os.listdir(tmp_path) == []
 
 
-def test_splitting_needs_a_base_url(tmp_path: Path) -> None:
+def test_splitting_rejects_a_base_url_that_is_not_http(tmp_path: Path) -> None:
     with pytest.raises(WriteError, match="base_url"):
-        split_write([Entry("https://ex.com/a")], tmp_path / "s.xml", base_url=None)
+        split_write([Entry("https://ex.com/a")], tmp_path / "s.xml", base_url="ftp://ex.com/")
+
+
+def test_without_base_url_parts_are_listed_at_the_site_root(tmp_path: Path) -> None:
+    said: list[str] = []
+    entries = [Entry(f"https://www.ex.com/p/{i}") for i in range(3)]
+    split_write(entries, tmp_path / "s.xml", base_url=None, max_urls=2, on_warning=said.append)
+    index = (tmp_path / "s.xml").read_text()
+    assert "<loc>https://www.ex.com/s-1.xml</loc>" in index
+    assert "<loc>https://www.ex.com/s-2.xml</loc>" in index
+    assert any("no base_url given" in m for m in said)
 
 
 def test_an_entry_bigger_than_a_file_is_an_error(tmp_path: Path) -> None:
