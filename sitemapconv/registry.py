@@ -114,8 +114,12 @@ def get_writer(name: str) -> type[Writer]:
 
 
 def reader_classes() -> Iterator[tuple[str, type[Reader]]]:
+    """Every reader that can be loaded; a broken plugin is skipped, not fatal to detection."""
     for name in reader_names():
-        yield name, get_reader(name)
+        try:
+            yield name, get_reader(name)
+        except (ImportError, AttributeError):
+            continue
 
 
 def writer_for_filename(path: str) -> str | None:

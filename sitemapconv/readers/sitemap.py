@@ -1,0 +1,163 @@
+"""Reader for sitemaps.org ``<urlset>`` documents, Google extensions included.
+
+One :class:`~sitemapconv.model.Entry` per ``<url>``, streamed: memory does not grow with the
+number of URLs. Children are accepted in any order. ``loc`` is stripped (entities decoded, CDATA
+accepted); a ``<url>`` without one is skipped with a warning. ``lastmod`` goes through
+:func:`~sitemapconv.dates.parse_w3c`; ``changefreq`` is lower-cased; ``priority`` accepts a
+decimal comma. A value that cannot be used becomes None with a warning giving it, and reading
+goes on. The loop is written out flat on purpose: it is the hot path of every conversion
+(see ``tests/bench/bench_sitemap_reader.py``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import BinaryIO, ClassVar
+
+from lxml import etree
+
+from ..dates import parse_w3c
+from ..detect import Head
+from ..model import CHANGEFREQS, Alternate, Entry, Image, News, Video
+from . import ReadContext, Reader
+from .extensions import (
+    EXTENSION_TAGS,
+    IMAGE,
+    LINK,
+    MOBILE,
+    NEWS,
+    VIDEO,
+    read_image,
+    read_link,
+    read_news,
+    read_video,
+)
+from .sitemapxml import ItemStream, sniff_sitemap
+
+LOC, LASTMOD, CHANGEFREQ, PRIORITY = 1, 2, 3, 4
+_CORE = {"loc": LOC, "lastmod": LASTMOD, "changefreq": CHANGEFREQ, "priority": PRIORITY}
+
+
+class SitemapReader(Reader):
+    """``xml``: the sitemaps.org urlset (also the old Google 0.84/0.9 namespaces)."""
+
+    name = "xml"
+    aliases: ClassVar[tuple[str, ...]] = ("sitemap", "urlset")
+    mimetypes: ClassVar[tuple[str, ...]] = ("application/xml", "text/xml")
+
+    @classmethod
+    def sniff(cls, head: Head) -> float:
+        return sniff_sitemap(head, "urlset")
+
+    def read(self, stream: BinaryIO, ctx: ReadContext) -> Iterator[Entry]:
+        items = ItemStream(stream, ctx, "urlset", "url")
+        kinds = items.tags(_CORE)
+        kinds.update(EXTENSION_TAGS)
+        source_input = items.input
+        sitemap = ctx.url or ctx.source
+        warn = ctx.warn
+        parse_date = parse_w3c
+        freqs = CHANGEFREQS
+        try:
+            for _, el in items.events:
+                loc = lastmod = changefreq = priority = None
+                extensions: list[etree._Element] | None = None
+                for child in el:
+                    kind = kinds.get(child.tag)
+                    if kind is None:
+                        continue
+                    if kind == LOC:
+                        loc = child.text
+                    elif kind == LASTMOD:
+                        lastmod = child.text or ""
+                    elif kind == CHANGEFREQ:
+                        changefreq = child.text or ""
+                    elif kind == PRIORITY:
+                        priority = child.text or ""
+                    elif extensions is None:
+                        extensions = [child]
+                    else:
+                        extensions.append(child)
+                if source_input.drained and items.incomplete(el):
+                    pass
+                elif loc is None or not (loc := loc.strip()):
+                    warn(f"line {el.sourceline}: <url> without <loc> skipped")
+                else:
+                    when = None
+                    if lastmod is not None:
+                        when = parse_date(lastmod)
+                        if when is None:
+                            warn(f"{loc}: invalid lastmod {lastmod.strip()!r} ignored")
+                    if changefreq is not None:
+                        changefreq = changefreq.strip().lower()
+                        if changefreq not in freqs:
+                            warn(f"{loc}: unknown changefreq {changefreq!r} ignored")
+                            changefreq = None
+                    value = None
+                    if priority is not None:
+                        try:
+                            value = float(priority)
+                        except ValueError:
+                            try:
+                                value = float(priority.replace(",", "."))
+                            except ValueError:
+                                value = None
+                        if value is None or not 0.0 <= value <= 1.0:
+                            warn(f"{loc}: invalid priority {priority.strip()!r} ignored")
+                            value = None
+                    if extensions is None:
+                        yield Entry(loc, when, changefreq, value, sitemap=sitemap)
+                    else:
+                        yield _with_extensions(
+                            Entry(loc, when, changefreq, value, sitemap=sitemap),
+                            extensions,
+                            kinds,
+                            ctx,
+                        )
+                el.clear()
+                while el.getprevious() is not None:
+                    del el.getparent()[0]
+        except etree.XMLSyntaxError as exc:
+            items.fail(exc)
+        items.finish()
+
+
+def _with_extensions(
+    entry: Entry, elements: list[etree._Element], kinds: dict[str, int], ctx: ReadContext
+) -> Entry:
+    """Fill an entry's extension fields; lists are built only for what is present."""
+    images: list[Image] = []
+    videos: list[Video] = []
+    alternates: list[Alternate] = []
+    news: News | None = None
+
+    def warn(message: str) -> None:
+        ctx.warn(f"{entry.loc}: {message}")
+
+    for element in elements:
+        kind = kinds[element.tag]
+        if kind == IMAGE:
+            image = read_image(element, warn)
+            if image is not None:
+                images.append(image)
+        elif kind == VIDEO:
+            videos.append(read_video(element, warn))
+        elif kind == NEWS:
+            if news is None:
+                news = read_news(element, warn)
+            else:
+                warn("more than one <news:news>; only the first is kept")
+        elif kind == LINK:
+            alternate = read_link(element, warn)
+            if alternate is not None:
+                alternates.append(alternate)
+        elif kind == MOBILE:
+            entry.mobile = True
+    if images:
+        entry.images = images
+    if videos:
+        entry.videos = videos
+    if alternates:
+        entry.alternates = alternates
+    entry.news = news
+    return entry
