@@ -17,7 +17,7 @@ from ..dates import parse_w3c
 from ..detect import Head
 from ..model import Entry
 from . import ReadContext, Reader
-from .sitemapxml import ItemStream, sniff_sitemap
+from .sitemapxml import FREE_EVERY, ItemStream, free_before, sniff_sitemap
 
 _LOC, _LASTMOD = 1, 2
 
@@ -37,6 +37,7 @@ class IndexReader(Reader):
         items = ItemStream(stream, ctx, "sitemapindex", "sitemap")
         kinds = items.tags({"loc": _LOC, "lastmod": _LASTMOD})
         sitemap = ctx.url or ctx.source
+        count = 0
         try:
             for _, el in items.events:
                 loc = lastmod = None
@@ -57,9 +58,9 @@ class IndexReader(Reader):
                         if when is None:
                             ctx.warn(f"{loc}: invalid lastmod {lastmod.strip()!r} ignored")
                     yield Entry(loc, when, sitemap=sitemap)
-                el.clear()
-                while el.getprevious() is not None:
-                    del el.getparent()[0]
+                count += 1
+                if not count % FREE_EVERY:
+                    free_before(el)
         except etree.XMLSyntaxError as exc:
             items.fail(exc)
         items.finish()

@@ -32,7 +32,7 @@ from .extensions import (
     read_news,
     read_video,
 )
-from .sitemapxml import ItemStream, sniff_sitemap
+from .sitemapxml import FREE_EVERY, ItemStream, free_before, sniff_sitemap
 
 LOC, LASTMOD, CHANGEFREQ, PRIORITY = 1, 2, 3, 4
 _CORE = {"loc": LOC, "lastmod": LASTMOD, "changefreq": CHANGEFREQ, "priority": PRIORITY}
@@ -58,6 +58,7 @@ class SitemapReader(Reader):
         warn = ctx.warn
         parse_date = parse_w3c
         freqs = CHANGEFREQS
+        count = 0
         try:
             for _, el in items.events:
                 loc = lastmod = changefreq = priority = None
@@ -114,9 +115,9 @@ class SitemapReader(Reader):
                             kinds,
                             ctx,
                         )
-                el.clear()
-                while el.getprevious() is not None:
-                    del el.getparent()[0]
+                count += 1
+                if not count % FREE_EVERY:
+                    free_before(el)
         except etree.XMLSyntaxError as exc:
             items.fail(exc)
         items.finish()
