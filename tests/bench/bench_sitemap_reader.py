@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import cProfile
+import datetime as dt
 import pstats
 import tempfile
 import time
@@ -27,16 +28,16 @@ FREQS = ("always", "hourly", "daily", "weekly", "monthly", "yearly", "never")
 
 
 def generate(path: Path, count: int) -> None:
-    """A realistic urlset: mixed date forms, some query strings with ``&amp;``."""
+    """A realistic urlset: some query strings with ``&amp;``, a third of the lastmods
+    date-only, the others full datetimes with an offset, every one of them distinct (so a
+    cache of parsed dates cannot help)."""
+    start = dt.datetime(2020, 1, 1, tzinfo=dt.timezone(dt.timedelta(hours=2)))
     with open(path, "w", encoding="utf-8") as out:
         out.write(f'<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="{NS}">\n')
         for i in range(count):
             query = f"?page={i % 7}&amp;sort=date" if i % 5 == 0 else ""
-            lastmod = (
-                f"2024-{i % 12 + 1:02d}-{i % 28 + 1:02d}"
-                if i % 3 == 0
-                else f"2024-{i % 12 + 1:02d}-{i % 28 + 1:02d}T{i % 24:02d}:{i % 60:02d}:07+02:00"
-            )
+            when = start + dt.timedelta(seconds=1237 * i)
+            lastmod = when.date().isoformat() if i % 3 == 0 else when.isoformat()
             out.write(
                 "  <url>\n"
                 f"    <loc>https://www.example.com/section-{i % 97}/article-{i}"

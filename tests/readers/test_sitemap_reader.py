@@ -945,3 +945,67 @@ def test_sample_sitemap_field_by_field() -> None:
     assert entries[5].alternates == pair
     assert all(not e.images for i, e in enumerate(entries) if i != 2)
     assert all(not e.alternates for e in entries[:4])
+
+
+# --- the hot path's shortcuts give what the plain constructions give --------------------------
+
+
+def test_entry_factory_matches_the_dataclass() -> None:
+    from sitemapconv.readers.sitemapxml import new_entry
+
+    made = new_entry("https://e.com/", dt.date(2024, 1, 2), "daily", 0.5, "s.xml")
+    assert made == Entry("https://e.com/", dt.date(2024, 1, 2), "daily", 0.5, sitemap="s.xml")
+    assert new_entry("https://e.com/", None, None, None, None) == Entry("https://e.com/")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "2024-05-01T10:00:00+02:00",
+        "2024-05-01T10:00:00-00:00",
+        "2024-05-01T10:00:00-05:30",
+        "2024-05-01T10:00:00+0200",
+        "2024-05-01T25:00:00+02:00",
+        "2024-05-01t10:00:00+02:00",
+        "2024-05-01 10:00:00+02:00",
+        "2024-05-01T10:00:00.5+02:00",
+        " 2024-05-01T10:00:00+02:00",
+        "2024-05-01T10:00:00+02:00 ",
+        "2024-05-01T10:00:00Z",
+        "2024-05-01",
+        "2024-02-30",
+    ],
+)
+def test_lastmod_fast_path_agrees_with_parse_w3c(text: str) -> None:
+    from sitemapconv.dates import parse_w3c
+
+    [entry], _, _ = read_all(
+        urlset(f"<url><loc>https://e.com/</loc><lastmod>{text}</lastmod></url>")
+    )
+    expected = parse_w3c(text)
+    assert entry.lastmod == expected
+    assert type(entry.lastmod) is type(expected)
+    if isinstance(expected, dt.datetime):
+        assert entry.lastmod.utcoffset() == expected.utcoffset()  # type: ignore[union-attr]
+
+
+def test_repeated_lastmod_values_are_each_parsed_right() -> None:
+    """More distinct values than the reader remembers, mixed with repeated ones."""
+    start = dt.datetime(2020, 1, 1, tzinfo=UTC)
+    unique = [(start + dt.timedelta(minutes=i)).isoformat() for i in range(6000)]
+    values = ["2024-01-02", "2024-01-02T03:04:05+01:00", "bad", "2024-01-03"] * 3000
+    values = [v for pair in zip(values, unique, strict=False) for v in pair] + values[6000:]
+    body = "".join(
+        f"<url><loc>https://e.com/{i}</loc><lastmod>{v}</lastmod></url>"
+        for i, v in enumerate(values)
+    )
+    entries, messages, _ = read_all(urlset(body))
+    expected: dict[str, object] = {
+        **{u: dt.datetime.fromisoformat(u) for u in unique},
+        "2024-01-02": dt.date(2024, 1, 2),
+        "2024-01-02T03:04:05+01:00": dt.datetime(2024, 1, 2, 3, 4, 5, tzinfo=tz(1)),
+        "bad": None,
+        "2024-01-03": dt.date(2024, 1, 3),
+    }
+    assert [e.lastmod for e in entries] == [expected[v] for v in values]
+    assert len(messages) == 3000
