@@ -39,6 +39,8 @@ LOC, LASTMOD, CHANGEFREQ, PRIORITY = 1, 2, 3, 4
 _CORE = {"loc": LOC, "lastmod": LASTMOD, "changefreq": CHANGEFREQ, "priority": PRIORITY}
 #: changefreq texts already in canonical form, looked up before any stripping or lowering.
 _EXACT_FREQS = {freq: freq for freq in CHANGEFREQS}
+#: The protocol wants a loc shorter than this; longer ones are kept, with a warning.
+_MAX_LOC = 2048
 #: How many distinct lastmod texts one document remembers parsed (then it starts afresh).
 _DATE_CACHE = 4096
 
@@ -93,6 +95,8 @@ class SitemapReader(Reader):
                 elif loc is None or not (loc := loc.strip()):
                     warn(f"line {el.sourceline}: <url> without <loc> skipped")
                 else:
+                    if len(loc) >= _MAX_LOC:
+                        warn(f"{loc[:80]}...: <loc> has {len(loc):,} characters (limit 2,047)")
                     when = None
                     if lastmod is not None:
                         when = seen_dates.get(lastmod)

@@ -198,8 +198,8 @@ class ItemStream:
             )
         if self.input.fixed:
             self.ctx.warn(
-                f"escaped {self.input.fixed} bare '&' character(s) (an '&' must be written "
-                "'&amp;' in XML); values keep the '&'"
+                f"read {self.input.fixed} bare '&' as a literal '&' (XML requires '&amp;'; "
+                "an '&' that starts no character or predefined entity reference is kept as text)"
             )
         others = []
         truncation_reported = self.dropped > 0

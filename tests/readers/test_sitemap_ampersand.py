@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 
 from hypothesis import given
 from hypothesis import strategies as st
@@ -62,6 +63,37 @@ def test_every_split_point_gives_the_same_bytes() -> None:
 _PIECES = st.sampled_from(
     [b"&", b"amp;", b"a", b";", b"#", b"x26", b"<![CDATA[", b"]]>", b"<!--", b"-->", b"<", b"!"]
 )
+_VALID = re.compile(rb"&(?:amp|lt|gt|quot|apos|#[0-9]{1,20}|#[xX][0-9a-fA-F]{1,20});")
+
+
+def _reference(data: bytes) -> bytes:
+    """An independent, byte-by-byte model of the rewriting."""
+    out = bytearray()
+    i, n = 0, len(data)
+    while i < n:
+        for opener, closer in ((b"<![CDATA[", b"]]>"), (b"<!--", b"-->")):
+            if data.startswith(opener, i):
+                j = data.find(closer, i + len(opener))
+                j = n if j < 0 else j + len(closer)
+                out += data[i:j]
+                i = j
+                break
+        else:
+            if data[i] == 0x26 and not _VALID.match(data, i):
+                out += b"&amp;"
+            else:
+                out.append(data[i])
+            i += 1
+    return bytes(out)
+
+
+_MORE_PIECES = st.one_of(_PIECES, st.sampled_from([b"-", b"[CDATA[", b"]", b"&#38;", b"lt;"]))
+
+
+@given(st.lists(_MORE_PIECES, max_size=60))
+def test_matches_the_reference_model(pieces: list[bytes]) -> None:
+    data = b"".join(pieces)
+    assert fix_ampersands(data) == _reference(data)
 
 
 @given(st.lists(_PIECES, max_size=40), st.lists(st.integers(0, 200), max_size=6))

@@ -427,7 +427,7 @@ def test_unescaped_ampersand_is_kept() -> None:
         "https://e.com/?a=1&b=2&c=3&d=4",
         "https://e.com/?x=&nbsp;&",
     ]
-    assert has(messages, "3 bare '&'")
+    assert has(messages, "read 3 bare '&'")
 
 
 def test_unescaped_ampersand_at_every_chunk_boundary() -> None:
@@ -526,6 +526,20 @@ def test_unknown_element_is_ignored() -> None:
     [entry], messages, _ = read_all(doc)
     assert entry.loc == "https://e.com/"
     assert messages == []
+
+
+def test_overlong_loc_is_kept_with_warning() -> None:
+    long_url = "https://e.com/" + "a" * 2100
+    [entry], messages, _ = read_all(urlset(f"<url><loc>{long_url}</loc></url>"))
+    assert entry.loc == long_url
+    assert has(messages, "2,114 characters")
+
+
+def test_root_beyond_the_head_still_reads() -> None:
+    """A prolog longer than the head hides the root namespace: items are matched anywhere."""
+    comment = "<!-- " + "x" * 70_000 + " -->\n"
+    [entry], _, _ = read_all(urlset(CORE, head=comment), format="xml")
+    assert (entry.loc, entry.lastmod) == ("https://e.com/a", dt.date(2024, 1, 2))
 
 
 def test_not_xml_forced_as_xml_is_parse_error() -> None:
