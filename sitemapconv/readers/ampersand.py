@@ -1,166 +1,199 @@
-"""A byte-stream filter that repairs the two commonest XML faults of real feeds and sitemaps.
+"""Escaping bare ampersands in an XML byte stream before the parser sees it.
 
-1. **Bare ampersands.** ``<link>http://x/?a=1&b=2</link>`` is not well-formed, and libxml2's
-   recover mode drops the bad reference, giving ``?a=1=2``. Every ``&`` that does not start a
-   well-formed reference is rewritten to ``&amp;`` *before* lxml sees the bytes, so the value
-   comes back as written. HTML named references that XML does not define (``&eacute;``,
-   ``&nbsp;``, ...; common in feeds written against the RSS 0.91 DTD, which we never load)
-   become numeric references, so they decode instead of vanishing. Other undefined names
-   (``&foo;``) are kept literally as ``&foo;`` text: nothing is ever expanded.
-2. **Junk before the first ``<``.** A UTF-8 BOM followed by whitespace, or whitespace before
-   ``<?xml``, makes libxml2 reject the XML declaration; leading whitespace is dropped.
+Sitemaps and feeds in the wild often carry raw query strings: ``<loc>/?a=1&b=2</loc>``. A strict
+XML parser stops there, and libxml2's recover mode silently *drops* the bad reference and turns
+the URL into ``/?a=1=2``. Both lose data, so readers rewrite every ``&`` that does not start a
+predefined entity (``amp lt gt quot apos``) or a character reference into ``&amp;``. Any other
+named reference (``&nbsp;``, or a DOCTYPE entity) is also escaped: sitemapconv never expands
+entities, so the reference is kept as literal text instead of vanishing.
 
-CDATA sections, comments, processing instructions and the DOCTYPE are copied unchanged: an
-``&`` in there is literal text. The filter works on ASCII-compatible encodings (UTF-8,
-ISO-8859-x, Windows-125x, Shift_JIS, GB18030...); UTF-16/32 input is passed through untouched.
-
-The scan runs in C (``re``) over whole chunks; Python code runs once per chunk and once per
-*repaired* ampersand, so a clean document costs one regex pass. A reference, a ``<!--`` or a
-``]]>`` split across two reads is handled by holding back the undecided tail of a chunk.
+CDATA sections and comments are copied untouched (an ``&`` there is literal already). The
+rewriting works on bytes, so it suits UTF-8 and every ASCII-compatible encoding (ISO-8859-1,
+Windows-1252...); callers skip it for UTF-16. It is exact across chunk boundaries: a chunk that
+ends in the middle of a reference or of a ``<![CDATA[`` opener holds those few bytes back until
+the next chunk decides them. The common path (no ``&``, no CDATA, no comment) costs a couple of
+C-level scans per chunk.
 """
 
 from __future__ import annotations
 
-import io
 import re
-from html.entities import name2codepoint
 from typing import BinaryIO
 
-_CHUNK = 64 * 1024
-#: A reference longer than this is not one (the longest HTML entity name is 31 bytes).
-_HOLD = 64
+#: Longest reference we accept as valid, ``&`` and ``;`` included. A chunk tail shorter than
+#: this that starts with ``&`` and has no ``;`` yet is held back until more bytes arrive.
+MAX_REFERENCE = 32
 
-# An "&" that needs work: not a predefined or numeric reference. Group 1 is a name+";".
-_BAD_AMP = re.compile(
-    rb"&(?!(?:amp|lt|gt|quot|apos|#[0-9]+|#[xX][0-9A-Fa-f]+);)(?:([A-Za-z][A-Za-z0-9]{0,40});)?"
-)
-# Where copying verbatim starts: a CDATA section, a comment, a PI or a DOCTYPE.
-_SPECIAL = re.compile(rb"<!\[CDATA\[|<!--|<\?|<!DOCTYPE", re.IGNORECASE)
-_ENDS = {b"<![CDATA[": b"]]>", b"<!--": b"-->", b"<?": b"?>"}
-_DOCTYPE_END = re.compile(rb"\[[^\]]*\]\s*>|>")
-_BOM = b"\xef\xbb\xbf"
-_SPACE = b" \t\r\n"
-_UTF16_32 = (b"\xff\xfe", b"\xfe\xff", b"\x00\x00\xfe\xff", b"<\x00", b"\x00<")
+#: A reference that stays as it is: a predefined entity or a character reference.
+_VALID_REFERENCE = re.compile(rb"&(?:amp|lt|gt|quot|apos|#[0-9]{1,20}|#[xX][0-9a-fA-F]{1,20});")
+_CLOSERS = {b"<![CDATA[": b"]]>", b"<!--": b"-->"}
+_OPENERS = (b"<![CDATA[", b"<!--")
 
 
-def _replace(match: re.Match[bytes]) -> bytes:
-    name = match.group(1)
-    if name is None:
-        return b"&amp;"
-    code = name2codepoint.get(name.decode("ascii"))
-    if code is None:
-        return b"&amp;" + name + b";"
-    return b"&#%d;" % code
+def _find_special(data: bytes, start: int) -> tuple[int, bytes | None]:
+    """The first CDATA or comment opener at or after ``start``: (index, opener).
+
+    Searches for ``!`` with a single-byte find (memchr speed; a multi-byte or regex search
+    costs about ten times more per byte, and ``<`` is everywhere in XML), then checks the
+    bytes around it. Returns ``(len(data), None)`` when there is none.
+    """
+    i = data.find(b"!", start + 1)
+    while i >= 0:
+        if data[i - 1] == 0x3C:  # "<"
+            if data.startswith(b"[CDATA[", i + 1):
+                return i - 1, b"<![CDATA["
+            if data.startswith(b"--", i + 1):
+                return i - 1, b"<!--"
+        i = data.find(b"!", i + 1)
+    return len(data), None
 
 
-def repair_text(data: bytes) -> bytes:
-    """Repair the ampersands of markup that holds no CDATA, comment, PI or DOCTYPE."""
-    if b"&" not in data:
-        return data
-    return _BAD_AMP.sub(_replace, data)
+def _held_tail(data: bytes) -> int:
+    """Where the undecidable tail of ``data`` starts (``len(data)`` when there is none).
+
+    Undecidable: a partial ``<![CDATA[`` / ``<!--`` opener, or an ``&`` with no ``;`` yet that
+    may still become a valid reference.
+    """
+    n = len(data)
+    cut = n
+    lt = data.rfind(b"<", max(0, n - 8))
+    if lt >= 0 and any(o.startswith(data[lt:]) for o in _OPENERS):
+        cut = lt
+    amp = data.rfind(b"&", max(0, n - MAX_REFERENCE + 1))
+    if amp >= 0 and b";" not in data[amp:] and amp < cut:
+        cut = amp
+    return cut
 
 
-class AmpersandRepair(io.RawIOBase):
-    """Wraps a binary stream; reading it gives the repaired bytes (see the module docstring).
+class AmpersandFixer:
+    """Incremental rewriter: feed it chunks, then call :meth:`flush` at the end.
 
-    ``eof`` turns true once the underlying stream is exhausted and everything has been
-    handed out: a parser that still reports elements afterwards is closing them itself,
-    which is how the feed readers tell a truncated last item from a complete one.
+    ``feed`` returns the bytes that are final so far; concatenating every ``feed`` result and
+    the ``flush`` result gives the same bytes as :func:`fix_ampersands` on the whole input.
     """
 
-    def __init__(self, raw: BinaryIO) -> None:
-        self._raw = raw
-        self._pending = b""  # undecided bytes carried over to the next chunk
-        self._out = b""  # repaired bytes not yet handed out
-        self._end: bytes | None = None  # terminator of the verbatim section we are in
-        self._started = False
-        self._passthrough = False
-        self._raw_eof = False
-        self.eof = False
+    __slots__ = ("_closer", "_pending", "fixed")
 
-    def readable(self) -> bool:
-        return True
-
-    def readinto(self, b: bytearray | memoryview) -> int:  # type: ignore[override]
-        while not self._out and not self._raw_eof:
-            self._fill()
-        n = min(len(b), len(self._out))
-        if n == 0:
-            self.eof = True
-            return 0
-        b[:n] = self._out[:n]
-        self._out = self._out[n:]
-        return n
-
-    def _fill(self) -> None:
-        chunk = self._raw.read(_CHUNK)
-        if not chunk:
-            self._raw_eof = True
-            data, self._pending = self._pending, b""
-            if not self._started:
-                data = data.removeprefix(_BOM).lstrip(_SPACE)
-            self._out = data if self._passthrough else self._process(data, final=True)
-            return
-        data = self._pending + chunk
+    def __init__(self) -> None:
         self._pending = b""
-        if not self._started:
-            if len(data) < 4:
-                self._pending = data  # too short to tell a BOM or UTF-16 apart
-                return
-            if data.startswith(_UTF16_32):
-                self._passthrough = True
-            else:
-                data = data.removeprefix(_BOM).lstrip(_SPACE)
-                if not data:
-                    return  # only whitespace so far
-            self._started = True
-        self._out = data if self._passthrough else self._process(data, final=False)
+        #: In a CDATA section or comment: the bytes that end it; else None.
+        self._closer: bytes | None = None
+        #: How many ampersands were escaped so far (for a warning).
+        self.fixed = 0
+
+    def feed(self, chunk: bytes) -> bytes:
+        data = self._pending + chunk if self._pending else chunk
+        self._pending = b""
+        return self._process(data, final=False)
+
+    def flush(self) -> bytes:
+        data, self._pending = self._pending, b""
+        return self._process(data, final=True)
 
     def _process(self, data: bytes, *, final: bool) -> bytes:
         out: list[bytes] = []
-        pos, size = 0, len(data)
-        while pos < size:
-            if self._end is not None:  # inside a verbatim section
-                if self._end == b">":
-                    m = _DOCTYPE_END.search(data, pos)
-                    stop = m.end() if m else -1
-                else:
-                    i = data.find(self._end, pos)
-                    stop = i + len(self._end) if i >= 0 else -1
-                if stop < 0:
-                    if final:
-                        out.append(data[pos:])
-                        break
-                    keep = max(pos, size - _HOLD) if self._end == b">" else size - 2
-                    keep = max(pos, keep)
+        pos = 0
+        n = len(data)
+        while pos < n:
+            closer = self._closer
+            if closer is not None:
+                end = data.find(closer, pos)
+                if end < 0:
+                    # Keep the last bytes: they may be the start of the closer.
+                    keep = n if final else max(pos, n - len(closer) + 1)
                     out.append(data[pos:keep])
                     self._pending = data[keep:]
-                    break
-                out.append(data[pos:stop])
-                pos = stop
-                self._end = None
+                    return b"".join(out)
+                end += len(closer)
+                out.append(data[pos:end])
+                self._closer = None
+                pos = end
                 continue
-            m = _SPECIAL.search(data, pos)
-            if m is None:
-                cut = size if final else self._safe_cut(data, pos)
-                out.append(repair_text(data[pos:cut]))
-                self._pending = data[cut:]
+            stop, opener = _find_special(data, pos)
+            segment = data[pos:stop]
+            if opener is None and not final:
+                cut = _held_tail(segment)
+                self._pending = segment[cut:]
+                segment = segment[:cut]
+            if b"&" in segment:
+                segment = self._escape(segment)
+            out.append(segment)
+            if opener is None:
                 break
-            out.append(repair_text(data[pos : m.start()]))
-            token = m.group()
-            self._end = b">" if token.upper() == b"<!DOCTYPE" else _ENDS[token]
-            out.append(token)
-            pos = m.end()
+            out.append(opener)
+            self._closer = _CLOSERS[opener]
+            pos = stop + len(opener)
         return b"".join(out)
 
-    @staticmethod
-    def _safe_cut(data: bytes, pos: int) -> int:
-        """Where decided bytes end: before a trailing "&..." or "<..." that may continue."""
-        low = max(pos, len(data) - _HOLD)
-        cut = max(data.rfind(b"&", low), data.rfind(b"<", low))
-        return cut if cut >= 0 else len(data)
+    def _escape(self, segment: bytes) -> bytes:
+        """Escape the bare ampersands of a segment that holds no CDATA or comment."""
+        parts: list[bytes] = []
+        start = 0
+        amp = segment.find(b"&")
+        match = _VALID_REFERENCE.match
+        while amp >= 0:
+            if match(segment, amp) is None:
+                parts.append(segment[start:amp])
+                parts.append(b"&amp;")
+                start = amp + 1
+            amp = segment.find(b"&", amp + 1)
+        if not parts:
+            return segment
+        self.fixed += len(parts) // 2
+        parts.append(segment[start:])
+        return b"".join(parts)
 
 
-def repaired(stream: BinaryIO) -> AmpersandRepair:
-    """The repairing view of ``stream``, read through a buffer as lxml reads in chunks."""
-    return AmpersandRepair(stream)
+def fix_ampersands(data: bytes) -> bytes:
+    """Escape the bare ampersands of a whole document (see the module docstring)."""
+    fixer = AmpersandFixer()
+    return fixer.feed(data) + fixer.flush()
+
+
+class AmpersandFixingReader:
+    """A read-only binary file object serving ``head`` then ``stream``, bare ``&`` escaped.
+
+    ``enabled=False`` passes the bytes through untouched (for UTF-16 input). ``drained``
+    turns true once ``read`` has returned ``b""``: a parser asked for more and was told the
+    input is over, so whatever it reports after that comes from closing the document.
+    """
+
+    def __init__(
+        self,
+        stream: BinaryIO,
+        *,
+        head: bytes = b"",
+        enabled: bool = True,
+        chunk_size: int = 64 * 1024,
+    ) -> None:
+        self._stream = stream
+        self._chunk_size = chunk_size
+        self._fixer: AmpersandFixer | None = AmpersandFixer() if enabled else None
+        self._buffer = b""
+        self._eof = False
+        self.drained = False
+        if head:
+            self._buffer = self._fixer.feed(head) if self._fixer is not None else head
+
+    @property
+    def fixed(self) -> int:
+        """How many bare ampersands were escaped so far."""
+        return self._fixer.fixed if self._fixer is not None else 0
+
+    def read(self, size: int = -1) -> bytes:
+        fixer = self._fixer
+        while not self._eof and (size < 0 or len(self._buffer) < size):
+            chunk = self._stream.read(self._chunk_size)
+            if chunk:
+                self._buffer += fixer.feed(chunk) if fixer is not None else chunk
+            else:
+                if fixer is not None:
+                    self._buffer += fixer.flush()
+                self._eof = True
+        if size < 0 or size >= len(self._buffer):
+            data, self._buffer = self._buffer, b""
+        else:
+            data, self._buffer = self._buffer[:size], self._buffer[size:]
+        if not data:
+            self.drained = True
+        return data

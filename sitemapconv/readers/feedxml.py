@@ -30,7 +30,7 @@ from ..dates import parse_rfc822, parse_w3c
 from ..errors import ParseError
 from ..model import When
 from . import ReadContext
-from .ampersand import AmpersandRepair
+from .feedrepair import AmpersandRepair
 
 XML_NS = "http://www.w3.org/XML/1998/namespace"
 XML_BASE = f"{{{XML_NS}}}base"

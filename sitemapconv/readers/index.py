@@ -1,12 +1,66 @@
-"""Minimal sitemapindex reader (placeholder; the full reader replaces it)."""
+"""Reader for sitemaps.org ``<sitemapindex>`` documents.
+
+One :class:`~sitemapconv.model.Entry` per child ``<sitemap>``: its ``loc`` (the child
+sitemap's URL) and ``lastmod`` (when that file changed). Following the children is not this
+reader's job (see :mod:`sitemapconv.follow`). Same tolerance as the urlset reader, whose
+machinery it shares (:mod:`.sitemapxml`).
+"""
 
 from __future__ import annotations
 
-from .sitemap import SitemapReader
+from collections.abc import Iterator
+from typing import BinaryIO, ClassVar
+
+from lxml import etree
+
+from ..dates import parse_w3c
+from ..detect import Head
+from ..model import Entry
+from . import ReadContext, Reader
+from .sitemapxml import FREE_EVERY, ItemStream, free_before, sniff_sitemap
+
+_LOC, _LASTMOD = 1, 2
 
 
-class IndexReader(SitemapReader):
+class IndexReader(Reader):
+    """``index``: the sitemaps.org sitemap index."""
+
     name = "index"
-    aliases = ("sitemapindex",)
-    root = "sitemapindex"
-    item = "sitemap"
+    aliases: ClassVar[tuple[str, ...]] = ("sitemapindex",)
+    mimetypes: ClassVar[tuple[str, ...]] = ()
+
+    @classmethod
+    def sniff(cls, head: Head) -> float:
+        return sniff_sitemap(head, "sitemapindex")
+
+    def read(self, stream: BinaryIO, ctx: ReadContext) -> Iterator[Entry]:
+        items = ItemStream(stream, ctx, "sitemapindex", "sitemap")
+        kinds = items.tags({"loc": _LOC, "lastmod": _LASTMOD})
+        sitemap = ctx.url or ctx.source
+        count = 0
+        try:
+            for _, el in items.events:
+                loc = lastmod = None
+                for child in el:
+                    kind = kinds.get(child.tag)
+                    if kind == _LOC:
+                        loc = child.text
+                    elif kind == _LASTMOD:
+                        lastmod = child.text or ""
+                if items.input.drained and items.incomplete(el):
+                    pass
+                elif loc is None or not (loc := loc.strip()):
+                    ctx.warn(f"line {el.sourceline}: <sitemap> without <loc> skipped")
+                else:
+                    when = None
+                    if lastmod is not None:
+                        when = parse_w3c(lastmod)
+                        if when is None:
+                            ctx.warn(f"{loc}: invalid lastmod {lastmod.strip()!r} ignored")
+                    yield Entry(loc, when, sitemap=sitemap)
+                count += 1
+                if not count % FREE_EVERY:
+                    free_before(el)
+        except etree.XMLSyntaxError as exc:
+            items.fail(exc)
+        items.finish()

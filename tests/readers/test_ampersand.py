@@ -6,7 +6,7 @@ import io
 
 import pytest
 
-from sitemapconv.readers.ampersand import AmpersandRepair
+from sitemapconv.readers.feedrepair import AmpersandRepair
 
 
 class Trickle(io.RawIOBase):

@@ -80,7 +80,7 @@ def test_a_failing_child_is_reported_and_the_rest_go_on(server: HTTPServer) -> N
     )
     server.expect_request("/a.xml").respond_with_data(urlset(pages("a")))
     server.expect_request("/slow.xml").respond_with_handler(slow)
-    server.expect_request("/broken.xml").respond_with_data(b"<urlset><url><loc>x</lo")
+    server.expect_request("/broken.xml").respond_with_data(b"<html><body>Error</body></html>")
     server.expect_request("/b.xml").respond_with_data(urlset(pages("b")))
     doc, warnings = follow(server.url_for("/index.xml"), timeout=0.5, retries=0)
     assert [e.loc for e in doc] == pages("a") + pages("b")

@@ -1,0 +1,131 @@
+"""Escaping bare ampersands in a byte stream, exactly, whatever the chunking."""
+
+from __future__ import annotations
+
+import io
+import re
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from sitemapconv.readers.ampersand import (
+    AmpersandFixer,
+    AmpersandFixingReader,
+    fix_ampersands,
+)
+
+
+def test_bare_ampersands_are_escaped() -> None:
+    assert fix_ampersands(b"<a>?a=1&b=2</a>") == b"<a>?a=1&amp;b=2</a>"
+    assert fix_ampersands(b"x & y &") == b"x &amp; y &amp;"
+
+
+def test_valid_references_are_kept() -> None:
+    data = b"&amp;&lt;&gt;&quot;&apos;&#38;&#x26;&#X26;"
+    assert fix_ampersands(data) == data
+
+
+def test_unknown_and_unterminated_references_are_escaped() -> None:
+    assert fix_ampersands(b"&nbsp;&copy=1&#;&#x;&am") == (
+        b"&amp;nbsp;&amp;copy=1&amp;#;&amp;#x;&amp;am"
+    )
+
+
+def test_cdata_and_comments_are_untouched() -> None:
+    data = b"<a><![CDATA[?a=1&b=2]]>&c<!-- & -->&amp;</a>"
+    assert fix_ampersands(data) == b"<a><![CDATA[?a=1&b=2]]>&amp;c<!-- & -->&amp;</a>"
+
+
+def test_attribute_values_are_fixed() -> None:
+    assert fix_ampersands(b'<a href="?a=1&b=2"/>') == b'<a href="?a=1&amp;b=2"/>'
+
+
+def test_fixed_count() -> None:
+    fixer = AmpersandFixer()
+    fixer.feed(b"a&b&amp;c&")
+    fixer.flush()
+    assert fixer.fixed == 2
+
+
+def test_every_split_point_gives_the_same_bytes() -> None:
+    data = (
+        b"<u><l>?a=1&b=2&amp;c=&#38;&#x26;</l><![CDATA[x&y]]]]><!-- a&b --->&lt;&"
+        b"<!-x&<![CDATA[&]]>&quot</u>"
+    )
+    whole = fix_ampersands(data)
+    for i in range(len(data) + 1):
+        for j in range(i, len(data) + 1):
+            fixer = AmpersandFixer()
+            out = fixer.feed(data[:i]) + fixer.feed(data[i:j]) + fixer.feed(data[j:])
+            assert out + fixer.flush() == whole, (i, j)
+
+
+_PIECES = st.sampled_from(
+    [b"&", b"amp;", b"a", b";", b"#", b"x26", b"<![CDATA[", b"]]>", b"<!--", b"-->", b"<", b"!"]
+)
+_VALID = re.compile(rb"&(?:amp|lt|gt|quot|apos|#[0-9]{1,20}|#[xX][0-9a-fA-F]{1,20});")
+
+
+def _reference(data: bytes) -> bytes:
+    """An independent, byte-by-byte model of the rewriting."""
+    out = bytearray()
+    i, n = 0, len(data)
+    while i < n:
+        for opener, closer in ((b"<![CDATA[", b"]]>"), (b"<!--", b"-->")):
+            if data.startswith(opener, i):
+                j = data.find(closer, i + len(opener))
+                j = n if j < 0 else j + len(closer)
+                out += data[i:j]
+                i = j
+                break
+        else:
+            if data[i] == 0x26 and not _VALID.match(data, i):
+                out += b"&amp;"
+            else:
+                out.append(data[i])
+            i += 1
+    return bytes(out)
+
+
+_MORE_PIECES = st.one_of(_PIECES, st.sampled_from([b"-", b"[CDATA[", b"]", b"&#38;", b"lt;"]))
+
+
+@given(st.lists(_MORE_PIECES, max_size=60))
+def test_matches_the_reference_model(pieces: list[bytes]) -> None:
+    data = b"".join(pieces)
+    assert fix_ampersands(data) == _reference(data)
+
+
+@given(st.lists(_PIECES, max_size=40), st.lists(st.integers(0, 200), max_size=6))
+def test_chunking_never_changes_the_output(pieces: list[bytes], cuts: list[int]) -> None:
+    data = b"".join(pieces)
+    points = sorted({min(c, len(data)) for c in cuts})
+    fixer = AmpersandFixer()
+    out = b""
+    start = 0
+    for point in [*points, len(data)]:
+        out += fixer.feed(data[start:point])
+        start = point
+    assert out + fixer.flush() == fix_ampersands(data)
+
+
+def test_reader_serves_fixed_bytes_in_requested_sizes() -> None:
+    data = b"<a>" + b"x&y " * 50_000 + b"</a>"
+    reader = AmpersandFixingReader(io.BytesIO(data[10:]), head=data[:10], chunk_size=1000)
+    parts = []
+    while True:
+        part = reader.read(777)
+        assert len(part) <= 777
+        if not part:
+            break
+        parts.append(part)
+    assert b"".join(parts) == fix_ampersands(data)
+    assert reader.drained
+    assert reader.fixed == 50_000
+
+
+def test_reader_disabled_passes_bytes_through() -> None:
+    data = b"a&b"
+    reader = AmpersandFixingReader(io.BytesIO(data), enabled=False)
+    assert reader.read() == data
+    assert reader.fixed == 0
