@@ -9,8 +9,9 @@ on stdout, and the run's exit status is 1 when any of them failed. Usage mistake
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from . import api
 from .errors import SitemapError
@@ -37,6 +38,8 @@ class NotifyRequest:
     key_location: str | None = None
     pings: Sequence[str] = field(default_factory=tuple)
     dry_run: bool = False
+    #: ReadOptions fields for reading the INPUTs (follow, timeouts, headers...).
+    read_options: Mapping[str, Any] = field(default_factory=dict)
 
     @property
     def wanted(self) -> bool:
@@ -71,7 +74,7 @@ def resolve_sitemap_url(req: NotifyRequest) -> str:
 
 
 def _urls(req: NotifyRequest, warn: Callable[[str], None]) -> Iterator[str]:
-    docs = (api.read(src, req.from_, on_warning=warn) for src in req.inputs)
+    docs = (api.read(src, req.from_, on_warning=warn, **req.read_options) for src in req.inputs)
     for doc in docs:
         with doc:
             yield from (entry.loc for entry in doc)
