@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO
 from urllib.parse import urldefrag, urljoin, urlsplit
 
+from . import progress
 from .addresses import address_classes, is_blocked
 from .errors import SitemapError
 from .model import Document, Entry
@@ -324,7 +325,9 @@ class Scheduler:
         for message in result.warnings:
             self.warn(message)
         stats, url = self.stats, slot.ref.url
+        shown = progress.current()
         if result.kind in ("failed", "refused"):
+            shown.sitemap_failed(url)
             if result.kind == "failed":
                 stats.failed += 1
             else:
@@ -334,6 +337,7 @@ class Scheduler:
             self.warn(f"{url}: child sitemap {verb}: {result.reason}; going on with the others")
             return []
         stats.sitemaps += 1
+        shown.sitemap_fetched(url)
         if result.kind == "index":
             stats.indexes += 1
             self.warn(

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import BinaryIO, Union
 from urllib.parse import unquote, urlsplit
 
+from . import progress
 from .detect import HEAD_SIZE, Head
 from .errors import LimitError, ParseError, SitemapError
 from .options import ReadOptions, emit_warning
@@ -233,6 +234,7 @@ def open_source(source: Source, options: ReadOptions) -> Opened:
             stream = io.BufferedReader(_Gunzip(stream, name, warn), _CHUNK)
             stream = _second_gzip_layer(stream, name, warn)
         capped = _Capped(stream, options.max_bytes, name)
+        closers.append(lambda: progress.current().add_bytes(capped.count))
         head = _read_head(capped)  # type: ignore[arg-type]
         out = io.BufferedReader(_Prefixed(head, capped), _CHUNK)  # type: ignore[arg-type]
     except BaseException:

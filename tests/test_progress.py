@@ -230,3 +230,25 @@ def test_cli_progress_display_appears_only_on_a_terminal(url_list: Path, tmp_pat
     assert rc == 0
     assert b"URLs read" not in out
     assert out.count(b'{"loc":') == 200
+
+
+def test_following_feeds_the_progress_counters(tmp_path: Path) -> None:
+    """Sitemaps read, failed and bytes reach the display from the library's follow code."""
+    import sitemapconv
+    from sitemapconv.progress import Progress
+
+    (tmp_path / "a.xml").write_text(
+        '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">'
+        "<url><loc>https://example.com/a</loc></url></urlset>"
+    )
+    (tmp_path / "index.xml").write_text(
+        '<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">'
+        "<sitemap><loc>a.xml</loc></sitemap><sitemap><loc>missing.xml</loc></sitemap>"
+        "</sitemapindex>"
+    )
+    shown = Progress()
+    with shown:
+        entries = list(sitemapconv.read(tmp_path / "index.xml", follow=True, on_warning=print))
+    assert [e.loc for e in entries] == ["https://example.com/a"]
+    assert shown.sitemaps == 1 and shown.failed == 1
+    assert shown.bytes > 100
