@@ -28,6 +28,8 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
+import tempfile
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -350,6 +352,19 @@ class Scheduler:
         stats.entries += len(result.entries)
         return result.entries
 
+    def child_failed(self, slot: Slot, reason: str, *, delivered: bool) -> None:
+        """A child that broke while it was being read (after :meth:`deliver` took it)."""
+        stats, url = self.stats, slot.ref.url
+        stats.failed += 1
+        stats.failures.append((url, reason))
+        progress.current().sitemap_failed(url)
+        kept = "; the entries before the failure were kept" if delivered else ""
+        self.warn(f"{url}: child sitemap failed: {reason}{kept}; going on with the others")
+
+    def pending(self) -> list[Slot]:
+        """The children queued or started but not delivered (for clean-up)."""
+        return list(self._queue)
+
     def finish(self) -> None:
         """One summary warning when anything went wrong."""
         stats = self.stats
@@ -358,6 +373,100 @@ class Scheduler:
 
 
 # --- the synchronous driver ---------------------------------------------------------------
+#
+# Memory is bounded by design: workers only *download* web children, each into a spooled
+# temporary file (in memory up to SPOOL_IN_MEMORY bytes, then on disk), and every child is
+# parsed streaming, in index order, by the consumer. So no child's entries are ever held
+# as a list, whatever its size: a 1,000,000-URL index reads in the memory of one entry.
+# Local children are not prefetched at all; they are opened when their turn comes.
+
+SPOOL_IN_MEMORY = 1024 * 1024
+
+
+@dataclass(slots=True)
+class Download:
+    """A child fetched by a worker: its spooled body and final URL, or why it failed."""
+
+    kind: str  # "body" | "local" | "failed" | "refused"
+    body: BinaryIO | None = None
+    final: str | None = None
+    reason: str = ""
+
+
+def download_child(
+    ref: Ref, options: ReadOptions, fetcher: Fetcher | None, guard: Guard
+) -> Download:
+    """Thread worker: refuse or fetch one child's body into a spooled temporary file."""
+    if not is_web(ref.url):
+        return Download("local")
+    reason = guard(ref.url)
+    if reason is not None:
+        return Download("refused", reason=reason)
+    assert fetcher is not None
+    spool = tempfile.SpooledTemporaryFile(max_size=SPOOL_IN_MEMORY)  # noqa: SIM115 - handed on
+    try:
+        body, final, close = fetcher.open(ref.url, guard)
+        try:
+            shutil.copyfileobj(body, spool, 64 * 1024)
+        finally:
+            close()
+    except SitemapError as exc:
+        spool.close()
+        return Download("failed", reason=exc.reason)
+    except Exception as exc:  # a transport oddity must not stop the other children
+        spool.close()
+        return Download("failed", reason=f"{type(exc).__name__}: {exc}")
+    spool.seek(0)
+    return Download("body", body=spool, final=final)  # type: ignore[arg-type]
+
+
+def stream_child(
+    sched: Scheduler, slot: Slot, download: Download, options: ReadOptions
+) -> Iterator[Entry]:
+    """Parse one child in order: yield its pages, or queue a nested index's children.
+
+    A child that fails after some of its entries were handed out keeps those entries; the
+    failure is reported like any other, and the rest go on.
+    """
+    from .api import open_document
+
+    ref = slot.ref
+    if download.kind in ("failed", "refused"):
+        sched.deliver(slot, Result(download.kind, reason=download.reason))
+        return
+    opts = replace(options, follow=False, base_url=None)
+    count = 0
+    taken = False  # whether sched.deliver took this child off the queue
+    try:
+        if download.kind == "body":
+            assert download.body is not None
+            base: str | None = download.final
+            doc = open_document(download.body, None, replace(opts, base_url=base))
+        else:
+            base = ref.url
+            doc = open_document(ref.url, None, opts)
+        with doc:
+            if doc.format == "index":
+                children = [urljoin(base, e.loc) if base else e.loc for e in doc]
+                taken = True
+                sched.deliver(slot, Result("index", children=children, base=base))
+                return
+            taken = True
+            sched.deliver(slot, Result("pages", base=base))
+            for entry in doc:
+                entry.sitemap = ref.url
+                count += 1
+                yield entry
+    except Exception as exc:  # SitemapError, or a reader bug: the other children go on
+        reason = exc.reason if isinstance(exc, SitemapError) else f"{type(exc).__name__}: {exc}"
+        if taken:
+            sched.child_failed(slot, reason, delivered=count > 0)
+        else:
+            sched.deliver(slot, Result("failed", reason=reason))
+    finally:
+        sched.stats.entries += count
+        if download.body is not None:
+            download.body.close()
 
 
 def _open_top(
@@ -445,16 +554,33 @@ def _drive(
             for slot in sched.to_start():
                 if fetcher is None and is_web(slot.ref.url):
                     fetcher = Fetcher(options)  # a local index with remote children
-                slot.handle = pool.submit(fetch_child, slot.ref, options, fetcher, sched.guard)
+                if is_web(slot.ref.url):
+                    slot.handle = pool.submit(
+                        download_child, slot.ref, options, fetcher, sched.guard
+                    )
+                else:
+                    slot.handle = Download("local")
             head = sched.head()
             if head is None:
                 break
-            future: Future[Result] = head.handle
-            yield from sched.deliver(head, future.result())
+            handle = head.handle
+            download = handle if isinstance(handle, Download) else handle.result()
+            yield from stream_child(sched, head, download, options)
         completed = True
         sched.finish()
     finally:
         pool.shutdown(wait=completed, cancel_futures=True)
+        for slot in sched.pending():
+            _discard(slot)
         top.close()
         if fetcher is not None:
             fetcher.close()
+
+
+def _discard(slot: Slot) -> None:
+    """Close the spooled body of a child that was downloaded but never read."""
+    handle = slot.handle
+    if isinstance(handle, Future) and handle.done() and not handle.cancelled():
+        download = handle.result()
+        if download.body is not None:
+            download.body.close()

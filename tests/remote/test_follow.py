@@ -350,3 +350,37 @@ def test_stats_summary_counts(server: HTTPServer, concurrency: int) -> None:
     list(doc)
     assert doc.stats.entries == 4 and doc.stats.failed == 1 and doc.stats.sitemaps == 2
     assert warnings[-1].endswith("read 2 sitemap(s), 4 entries, 1 failed")
+
+
+def _local_index(directory: Path, children: int, per_child: int) -> Path:
+    directory.mkdir()
+    for c in range(children):
+        (directory / f"c{c}.xml").write_bytes(
+            urlset([f"https://example.com/{c}/{i}" for i in range(per_child)])
+        )
+    return _write(directory / "index.xml", index([f"c{c}.xml" for c in range(children)]))
+
+
+def _write(path: Path, data: bytes | str) -> Path:
+    path.write_bytes(data if isinstance(data, bytes) else data.encode())
+    return path
+
+
+def _follow_peak(path: Path) -> tuple[int, int]:
+    import tracemalloc
+
+    tracemalloc.start()
+    try:
+        count = sum(1 for _ in sitemapconv.read(path, follow=True, concurrency=8))
+        return count, tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+def test_following_never_holds_a_child_in_memory(tmp_path: Path) -> None:
+    small = _follow_peak(_local_index(tmp_path / "small", 8, 2_000))
+    large = _follow_peak(_local_index(tmp_path / "large", 8, 20_000))
+    assert (small[0], large[0]) == (16_000, 160_000)
+    # Ten times the URLs per child, and the peak stays where it was (children are parsed
+    # streaming, never collected into lists).
+    assert large[1] < small[1] + 3 * 1024 * 1024, (small, large)
