@@ -43,7 +43,7 @@ MEDIA_PREFIX = _M
 
 
 class _Scope:
-    """The title, description and thumbnail given at one level (content, group or item)."""
+    """The title, description, thumbnails and player given at one level (content, group, item)."""
 
     __slots__ = ("description", "player", "thumbnails", "title")
 
