@@ -180,6 +180,7 @@ class SplitWriter:
                 count += 1
                 if not self.base_url:
                     self.base_url = _site_root(entry.loc)
+            fmt.report()
             if not self.staged:
                 self._write_single(part)
                 return count

@@ -9,6 +9,10 @@ are matched by local name whatever their namespace, because generators often get
 prefixes wrong. Values are stripped; an empty value is absent. A value of the wrong type (a
 non-numeric duration, a yes/no that is neither) becomes None with a warning, and reading goes
 on. Only an image without ``loc`` and a link without ``href`` are skipped, with a warning.
+
+Values the XSD enumerates are read in the canonical form the writer writes (``allow_embed``
+as ``yes``/``no``, relationships, id types and video types lower-cased), so that reading,
+writing and reading again gives equal entries.
 """
 
 from __future__ import annotations
@@ -102,6 +106,18 @@ def _bool(value: str | None, what: str, warn: Warn) -> bool | None:
     return None
 
 
+def _yes_no(value: str | None, what: str, warn: Warn) -> str | None:
+    """A yes/no attribute in the canonical lower-case form the XSD wants (the writer's too)."""
+    flag = _bool(value, what, warn)
+    return None if flag is None else ("yes" if flag else "no")
+
+
+def _lower(value: str | None) -> str | None:
+    """An enumerated value (relationship, id type, video type): the XSD's lists are
+    lower-case, and the writer writes them so; reading them so keeps a round trip equal."""
+    return None if value is None else value.lower()
+
+
 def _date(value: str | None, what: str, warn: Warn) -> When | None:
     if value is None:
         return None
@@ -133,7 +149,7 @@ def _read_tvshow(element: etree._Element, warn: Warn) -> VideoTvShow:
     values = {_local(child): _text(child) for child in element}
     return VideoTvShow(
         show_title=values.get("show_title"),
-        video_type=values.get("video_type"),
+        video_type=_lower(values.get("video_type")),
         episode_title=values.get("episode_title"),
         season_number=_int(values.get("season_number"), "video:season_number", warn),
         episode_number=_int(values.get("episode_number"), "video:episode_number", warn),
@@ -155,7 +171,9 @@ def read_video(element: etree._Element, warn: Warn) -> Video:
             setattr(video, local, text)
         elif local == "player_loc":
             video.player_loc = text
-            video.player_allow_embed = _attr(child, "allow_embed")
+            video.player_allow_embed = _yes_no(
+                _attr(child, "allow_embed"), "video:player_loc allow_embed", warn
+            )
             video.player_autoplay = _attr(child, "autoplay")
         elif local == "duration":
             video.duration = _int(text, "video:duration", warn)
@@ -176,7 +194,7 @@ def read_video(element: etree._Element, warn: Warn) -> Video:
             video.family_friendly = _bool(text, "video:family_friendly", warn)
         elif local == "restriction":
             video.restriction = text
-            video.restriction_relationship = _attr(child, "relationship")
+            video.restriction_relationship = _lower(_attr(child, "relationship"))
         elif local == "gallery_loc":
             video.gallery_loc = text
             video.gallery_title = _attr(child, "title")
@@ -200,11 +218,11 @@ def read_video(element: etree._Element, warn: Warn) -> Video:
             video.tvshow = _read_tvshow(child, warn)
         elif local == "platform":
             video.platform = text
-            video.platform_relationship = _attr(child, "relationship")
+            video.platform_relationship = _lower(_attr(child, "relationship"))
         elif local == "live":
             video.live = _bool(text, "video:live", warn)
         elif local == "id" and text:
-            ids.append(VideoId(value=text, type=_attr(child, "type")))
+            ids.append(VideoId(value=text, type=_lower(_attr(child, "type"))))
     if tags:
         video.tags = tags
     if segments:

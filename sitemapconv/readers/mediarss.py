@@ -8,11 +8,13 @@ The mapping is deliberately small; what it does not cover is dropped, not guesse
   documents and untyped content are ignored.
 - An image becomes ``Image(loc=url, title=media:title, caption=media:description)``.
 - A video becomes ``Video(content_loc=url, thumbnail_loc=media:thumbnail, title=media:title,
-  description=media:description)``; a Flash URL goes to ``player_loc`` instead of
-  ``content_loc``, and a ``media:player`` inside the content fills ``player_loc`` too.
-- ``media:title``, ``media:description`` and ``media:thumbnail`` apply at three levels, the
-  nearest winning: inside the ``media:content``, inside its ``media:group``, or directly in
-  the item/entry.
+  description=media:description, player_loc=media:player, duration=@duration)``. A Flash
+  URL, or a URL equal to the ``media:player`` URL, is the player itself: it goes to
+  ``player_loc`` and ``content_loc`` stays empty (this is how the feed writers write a video
+  that has only a player, :mod:`sitemapconv.writers.media`). ``duration`` is whole seconds.
+- ``media:title``, ``media:description``, ``media:thumbnail`` and ``media:player`` apply at
+  three levels, the nearest winning: inside the ``media:content``, inside its
+  ``media:group``, or directly in the item/entry.
 - ``media:thumbnail`` elements of an item (or group) that has no video become images: news
   feeds use them for the article picture.
 - An RSS ``<enclosure>`` (or an Atom ``link rel="enclosure"``) with an ``image/*`` or
@@ -41,13 +43,14 @@ MEDIA_PREFIX = _M
 
 
 class _Scope:
-    """The title, description and thumbnail given at one level (content, group or item)."""
+    """The title, description, thumbnails and player given at one level (content, group, item)."""
 
-    __slots__ = ("description", "thumbnails", "title")
+    __slots__ = ("description", "player", "thumbnails", "title")
 
     def __init__(self, parent: _Scope | None = None) -> None:
         self.title: str | None = parent.title if parent else None
         self.description: str | None = parent.description if parent else None
+        self.player: str | None = parent.player if parent else None
         self.thumbnails: list[str] = []
 
     def take(self, el: Element) -> bool:
@@ -61,9 +64,22 @@ class _Scope:
             url = (el.get("url") or "").strip()
             if url:
                 self.thumbnails.append(url)
+        elif tag == _PLAYER:
+            self.player = (el.get("url") or "").strip() or self.player
         else:
             return False
         return True
+
+
+def _seconds(value: str | None) -> int | None:
+    """Media RSS ``duration`` (seconds, sometimes fractional) as whole seconds; else None."""
+    if value is None:
+        return None
+    try:
+        seconds = float(value.strip())
+    except ValueError:
+        return None
+    return int(seconds) if 0 <= seconds < 1e9 else None
 
 
 def _kind(medium: str | None, mime: str | None) -> str | None:
@@ -91,7 +107,7 @@ class _Collector:
         mime: str | None,
         scope: _Scope,
         thumbnail: str | None,
-        player: str | None = None,
+        duration: str | None = None,
     ) -> None:
         if kind is None or not url or url in self.seen:
             return
@@ -99,14 +115,15 @@ class _Collector:
         if kind == "image":
             self.images.append(Image(loc=url, title=scope.title, caption=scope.description))
             return
-        flash = (mime or "").strip().lower() == _FLASH
+        player = url if (mime or "").strip().lower() == _FLASH else scope.player
         self.videos.append(
             Video(
                 thumbnail_loc=thumbnail,
                 title=scope.title,
                 description=scope.description,
-                content_loc=None if flash else url,
-                player_loc=url if flash else player,
+                content_loc=None if url == player else url,
+                player_loc=player,
+                duration=_seconds(duration),
             )
         )
 
@@ -121,14 +138,12 @@ def _contents(
             url = (el.get("url") or "").strip()
             mime = el.get("type")
             own = _Scope(scope)
-            player = None
             for child in el:
-                if not own.take(child) and child.tag == _PLAYER:
-                    player = (child.get("url") or "").strip() or None
+                own.take(child)
             thumbs = own.thumbnails or scope.thumbnails
-            out.add(
-                _kind(el.get("medium"), mime), url, mime, own, thumbs[0] if thumbs else None, player
-            )
+            kind = _kind(el.get("medium"), mime)
+            thumb = thumbs[0] if thumbs else None
+            out.add(kind, url, mime, own, thumb, el.get("duration"))
         elif tag == _GROUP:
             group = _Scope(scope)
             for child in el:

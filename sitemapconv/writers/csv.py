@@ -13,8 +13,10 @@ cell when absent). Extensions are flattened into fixed columns:
 
 URLs inside those list columns are percent-encoded (RFC 3986, see
 :func:`sitemapconv.urls.encode_url`) so a space never occurs inside one and splitting on
-spaces is exact; ``loc`` itself is written as it is. Other extension fields (captions,
-video details, mobile) do not fit a flat row: a warning says so once; use ``jsonl`` for them.
+spaces is exact; ``loc`` itself is written as it is. Other extension fields (image captions,
+titles, geo_location and license; every video field but the one URL; the news language,
+access, genres, keywords and stock tickers; links with another ``rel``, ``media``; mobile) do
+not fit a flat row: one warning at the end of the run names those dropped; use ``jsonl``.
 
 Dialect: RFC 4180 (comma, ``"`` quoting when needed, CRLF line ends), UTF-8 without BOM.
 Cells are not altered against spreadsheet formula injection: a title beginning with ``=``
@@ -29,9 +31,10 @@ from collections.abc import Iterable
 from typing import BinaryIO, ClassVar
 
 from ..dates import format_w3c
-from ..model import Entry
+from ..model import Entry, Video
 from ..urls import encode_url
 from . import WriteContext, Writer
+from .losses import Losses
 from .tabular import CORE_COLUMNS, core_values
 
 COLUMNS: tuple[str, ...] = (
@@ -47,22 +50,51 @@ COLUMNS: tuple[str, ...] = (
 )
 
 
-def _extension_values(entry: Entry, ctx: WriteContext) -> list[object]:
+#: Video fields with no column (content_loc, or player_loc without one, is the ``videos`` URL).
+_VIDEO_DROPPED = tuple(
+    name for name in Video.__dataclass_fields__ if name not in ("content_loc", "player_loc")
+)
+_IMAGE_DROPPED = ("caption", "title", "geo_location", "license")
+_NEWS_DROPPED = ("publication_language", "access", "genres", "keywords", "stock_tickers")
+
+
+def _record_losses(entry: Entry, losses: Losses) -> None:
+    """Name the extension fields of ``entry`` that have no column."""
+    for image in entry.images:
+        for name in _IMAGE_DROPPED:
+            if getattr(image, name) is not None:
+                losses.add(f"image.{name}")
+    for video in entry.videos:
+        for name in _VIDEO_DROPPED:
+            value = getattr(video, name)
+            if value is not None and value != ():
+                losses.add(f"video.{name}")
+        if video.content_loc and video.player_loc:
+            losses.add("video.player_loc")
+    if entry.news is not None:
+        for name in _NEWS_DROPPED:
+            if getattr(entry.news, name) is not None:
+                losses.add(f"news.{name}")
+    for link in entry.alternates:
+        if link.rel != "alternate":
+            losses.add(f"alternates (rel={link.rel})")
+        elif link.media is not None:
+            losses.add("alternates.media")
+    if entry.mobile:
+        losses.add("mobile")
+
+
+def _extension_values(entry: Entry, losses: Losses) -> list[object]:
     images = entry.images
     videos = [v.content_loc or v.player_loc for v in entry.videos]
     news = entry.news
-    links = []
-    for link in entry.alternates:
-        if link.rel == "alternate":
-            links.append(f"{link.hreflang or ''}={encode_url(link.href)}")
-        else:
-            ctx.warn_once("csv-links", f"links with rel={link.rel!r} are not written to csv")
-    if entry.videos or entry.mobile or any(i.caption or i.title for i in images):
-        ctx.warn_once(
-            "csv-fields",
-            "video details, image captions and the mobile flag are not written "
-            "to csv (use jsonl to keep them)",
-        )
+    links = [
+        f"{link.hreflang or ''}={encode_url(link.href)}"
+        for link in entry.alternates
+        if link.rel == "alternate"
+    ]
+    if images or entry.videos or news is not None or entry.alternates or entry.mobile:
+        _record_losses(entry, losses)
     return [
         " ".join(encode_url(i.loc) for i in images),
         len(images),
@@ -88,11 +120,13 @@ class CsvWriter(Writer):
         try:
             writer = _csv.writer(text)
             writer.writerow(COLUMNS)
+            losses = Losses(self.name, "use jsonl to keep them")
             count = 0
             for entry in entries:
-                writer.writerow(core_values(entry) + _extension_values(entry, ctx))
+                writer.writerow(core_values(entry) + _extension_values(entry, losses))
                 count += 1
             text.flush()
         finally:
             text.detach()  # the sink owns ``out``: never close it here
+        losses.report(ctx)
         return count

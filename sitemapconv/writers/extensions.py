@@ -6,6 +6,13 @@ express are checked here: an extension that lacks what it needs (a video without
 or player URL, a news item without its publication) is dropped with a warning instead of
 producing a file that search engines reject.
 
+A video's two required texts may come from its entry: a video without a title takes the
+entry's ``title``, one without a description the entry's ``summary``. Feeds (Media RSS,
+enclosures) often give those only at the item level, and this is what makes a feed's videos
+valid sitemap videos; a sitemap entry has neither, so xml -> xml is unchanged. Texts longer
+than the XSD allows (title 100, description 2,048, category 256 characters) are shortened,
+with one warning per run.
+
 Each ``format_*`` method appends lines to a list and returns the namespace bits it used, so
 the caller declares only the namespaces that really occur (PROTOCOL.md §1).
 """
@@ -13,6 +20,7 @@ the caller declares only the namespaces that really occur (PROTOCOL.md §1).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from ..dates import format_w3c
 from ..model import Alternate, Image, News, Video, VideoTvShow, When
@@ -37,6 +45,8 @@ _ID_TYPES = frozenset(
 _VIDEO_TYPES = frozenset(("full", "preview", "clip", "interview", "news", "other"))
 _MAX_TAGS = 32
 _MAX_DURATION = 28_800
+#: maxLength of the video XSD's texts.
+_MAX_TITLE, _MAX_DESCRIPTION, _MAX_CATEGORY = 100, 2048, 256
 
 
 def _yes_no(value: bool) -> str:
@@ -60,6 +70,15 @@ class ExtensionFormatter:
     def _date(self, when: When) -> str:
         return format_w3c(when)
 
+    def _limited(self, text: str, limit: int, what: str) -> str:
+        """``text`` cut to the XSD's maxLength (in characters), warning once per run."""
+        if len(text) <= limit:
+            return text
+        self.v.ctx.warn_once(
+            f"long-{what}", f"shortened {what} texts to the {limit} characters the video XSD allows"
+        )
+        return text[:limit]
+
     # --- image -----------------------------------------------------------------------------
     def images(self, images: Sequence[Image], loc: str, out: list[str]) -> int:
         used = 0
@@ -82,9 +101,23 @@ class ExtensionFormatter:
         return used
 
     # --- video -----------------------------------------------------------------------------
-    def videos(self, videos: Sequence[Video], loc: str, out: list[str]) -> int:
+    def videos(
+        self,
+        videos: Sequence[Video],
+        loc: str,
+        out: list[str],
+        title: str | None = None,
+        summary: str | None = None,
+    ) -> int:
+        """``title``/``summary`` of the entry stand in for a video's missing title/description."""
         used = 0
         for video in videos:
+            if (not video.title and title) or (not video.description and summary):
+                video = replace(
+                    video,
+                    title=video.title or title,
+                    description=video.description or summary,
+                )
             missing = [
                 name
                 for name, value in (
@@ -130,8 +163,10 @@ class ExtensionFormatter:
         v, ind = self.v, "      "
         assert video.thumbnail_loc and video.title and video.description
         self._el(out, ind, "video:thumbnail_loc", v.url(video.thumbnail_loc))
-        self._el(out, ind, "video:title", v.text(video.title))
-        self._el(out, ind, "video:description", v.text(video.description))
+        title = self._limited(video.title, _MAX_TITLE, "video:title")
+        self._el(out, ind, "video:title", v.text(title))
+        description = self._limited(video.description, _MAX_DESCRIPTION, "video:description")
+        self._el(out, ind, "video:description", v.text(description))
         if video.content_loc:
             self._el(out, ind, "video:content_loc", v.url(video.content_loc))
         if video.player_loc:
@@ -163,7 +198,8 @@ class ExtensionFormatter:
         for tag in tags:
             self._el(out, ind, "video:tag", v.text(tag))
         if video.category is not None:
-            self._el(out, ind, "video:category", v.text(video.category))
+            category = self._limited(video.category, _MAX_CATEGORY, "video:category")
+            self._el(out, ind, "video:category", v.text(category))
         if video.family_friendly is not None:
             self._el(out, ind, "video:family_friendly", _yes_no(video.family_friendly))
         if video.restriction is not None:

@@ -2,9 +2,10 @@
 
 Each entry's ``loc`` is a child sitemap's URL and its ``lastmod`` that file's last change.
 An index has no extension namespaces, so unlike the urlset writer it streams straight to the
-output. Fields an index cannot hold (changefreq, priority, extensions) are dropped with one
-summary warning. An index never lists another index (PROTOCOL.md §4); that is the caller's
-data, so it is not checked here. Loc rules and limits are those of the urlset writer.
+output. Fields an index cannot hold (changefreq, priority, the extensions, the feed fields
+title, summary, id and published) are dropped with one summary warning naming them. An index
+never lists another index (PROTOCOL.md §4); that is the caller's data, so it is not checked
+here. Loc rules and limits are those of the urlset writer.
 """
 
 from __future__ import annotations
@@ -26,15 +27,54 @@ INDEX_CLOSE = b"</sitemapindex>\n"
 _BATCH = 1024
 
 
+#: Every name :func:`dropped_fields` can give: once all were seen, checking can stop.
+DROPPABLE = frozenset(
+    (
+        "changefreq",
+        "priority",
+        "images",
+        "videos",
+        "news",
+        "alternates",
+        "mobile",
+        "title",
+        "summary",
+        "id",
+        "published",
+    )
+)
+
+
 def dropped_fields(entry: Entry) -> list[str]:
-    """The fields of ``entry`` that an index (or a text list) cannot express."""
+    """The fields of ``entry`` that an index (or a text list) cannot express.
+
+    ``id`` and ``published`` count only when they say something ``loc`` and ``lastmod`` do not.
+    """
     names = []
     if entry.changefreq is not None:
         names.append("changefreq")
     if entry.priority is not None:
         names.append("priority")
     if entry.images or entry.videos or entry.news or entry.alternates or entry.mobile:
-        names.append("extensions")
+        names.extend(
+            name
+            for name, value in (
+                ("images", entry.images),
+                ("videos", entry.videos),
+                ("news", entry.news),
+                ("alternates", entry.alternates),
+                ("mobile", entry.mobile),
+            )
+            if value
+        )
+    if entry.title is not None:
+        names.append("title")
+    if entry.summary is not None:
+        names.append("summary")
+    if entry.id is not None and entry.id != entry.loc:
+        names.append("id")
+    if entry.published is not None and entry.published != entry.lastmod:
+        names.append("published")
     return names
 
 
@@ -64,7 +104,7 @@ class IndexWriter(Writer):
                 text += f"    <lastmod>{format_w3c(entry.lastmod, date_only=date_only)}</lastmod>\n"
             batch.append(text + "  </sitemap>\n")
             count += 1
-            if len(lost) < 3:
+            if len(lost) < len(DROPPABLE):
                 lost.update(dropped_fields(entry))
             if len(batch) >= _BATCH:
                 size += self._flush(batch, out)

@@ -15,10 +15,12 @@ from . import WriteContext
 class Losses:
     """The set of Entry field names a writer had to drop during one run."""
 
-    __slots__ = ("fields", "format")
+    __slots__ = ("fields", "format", "hint")
 
-    def __init__(self, format: str) -> None:
+    def __init__(self, format: str, hint: str | None = None) -> None:
         self.format = format
+        #: Said after the list, e.g. which format keeps the fields.
+        self.hint = hint
         self.fields: set[str] = set()
 
     def add(self, name: str) -> None:
@@ -38,8 +40,10 @@ class Losses:
     def report(self, ctx: WriteContext) -> None:
         """One warning per run listing everything dropped (nothing when nothing was)."""
         if self.fields:
+            hint = f" ({self.hint})" if self.hint else ""
             ctx.warn_once(
                 "dropped-fields",
                 f"{self.format} output cannot carry these fields, dropped: "
-                + ", ".join(sorted(self.fields)),
+                + ", ".join(sorted(self.fields))
+                + hint,
             )

@@ -20,6 +20,10 @@ skipped with a warning. An empty urlset is written (it is a real thing, e.g. an 
 sitemap) with a warning, since the XSD wants at least one ``<url>``. A file over the
 protocol limits is written with a warning; to split, write to a path with ``split=True``
 (:mod:`sitemapconv.split`).
+
+**Feed fields** (``title``, ``summary``, ``published`` when it differs from ``lastmod``,
+``id`` when it differs from ``loc``) have no place in a sitemap: they are dropped and named
+in one warning at the end of the run (:class:`~sitemapconv.writers.losses.Losses`).
 """
 
 from __future__ import annotations
@@ -34,6 +38,7 @@ from ..model import CHANGEFREQS, Entry
 from ..xmltext import escape
 from . import WriteContext, Writer
 from .extensions import NAMESPACES, ExtensionFormatter
+from .losses import Losses
 from .spool import SpooledBody
 from .values import ValueFormatter
 
@@ -57,7 +62,7 @@ MAX_URLSET_OPEN = len(urlset_open(_ALL_NAMESPACES))
 class UrlsetFormatter:
     """Formats one ``<url>`` element per entry; ``ns`` holds the namespaces of the last one."""
 
-    __slots__ = ("_loc", "_priorities", "date_only", "ext", "ns", "used", "v")
+    __slots__ = ("_loc", "_priorities", "date_only", "ext", "losses", "ns", "used", "v")
 
     def __init__(self, ctx: WriteContext) -> None:
         self.v = ValueFormatter(ctx)
@@ -68,6 +73,7 @@ class UrlsetFormatter:
         self.ns = 0
         self.used = 0
         self._priorities: dict[float, str] = {}
+        self.losses = Losses("xml")
 
     def format(self, entry: Entry) -> str | None:
         """The ``<url>`` element for ``entry``, or None when it must be skipped (warned)."""
@@ -111,7 +117,30 @@ class UrlsetFormatter:
                 out += f"    <priority>{text}</priority>\n"
         if entry.images or entry.videos or entry.news or entry.alternates or entry.mobile:
             out += self._extensions(entry, loc)
+        if (
+            entry.title is not None
+            or entry.summary is not None
+            or entry.id is not None
+            or entry.published is not None
+        ):
+            self._feed_fields(entry)
         return out + "  </url>\n"
+
+    def _feed_fields(self, entry: Entry) -> None:
+        """Record the feed fields a sitemap cannot carry (reported once, see :meth:`report`)."""
+        losses = self.losses
+        if entry.title is not None:
+            losses.add("title")
+        if entry.summary is not None:
+            losses.add("summary")
+        if entry.id is not None and entry.id != entry.loc:
+            losses.add("id")
+        if entry.published is not None and entry.published != entry.lastmod:
+            losses.add("published")
+
+    def report(self) -> None:
+        """The one warning naming the fields dropped during the run (nothing if none were)."""
+        self.losses.report(self.v.ctx)
 
     def _extensions(self, entry: Entry, loc: str) -> str:
         parts: list[str] = []
@@ -119,7 +148,7 @@ class UrlsetFormatter:
         if entry.images:
             ns |= self.ext.images(entry.images, loc, parts)
         if entry.videos:
-            ns |= self.ext.videos(entry.videos, loc, parts)
+            ns |= self.ext.videos(entry.videos, loc, parts, entry.title, entry.summary)
         if entry.news is not None:
             ns |= self.ext.news(entry.news, loc, parts)
         if entry.alternates:
@@ -164,4 +193,5 @@ class SitemapWriter(Writer):
             out.write(head)
             body.copy_to(out)
             out.write(URLSET_CLOSE)
-            return body.count
+        fmt.report()
+        return body.count

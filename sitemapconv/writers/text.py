@@ -3,9 +3,9 @@
 UTF-8, ``\\n`` line ends, a trailing newline, and nothing else: no header, no comments and
 no XML escaping. A URL never spans lines: tabs and line breaks inside it are removed, as
 URL parsers do (WHATWG URL, :func:`urllib.parse.urlsplit`).
-Everything besides the URL (lastmod, changefreq, priority, extensions) is dropped, reported
-in one warning at the end that names the fields actually lost. Loc rules and limits are
-those of the urlset writer.
+Everything besides the URL (lastmod, changefreq, priority, extensions, feed fields) is
+dropped, reported in one warning at the end that names the fields actually lost. Loc rules
+and limits are those of the urlset writer.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from typing import BinaryIO
 from ..limits import check_limits, over_limits_message
 from ..model import Entry
 from . import WriteContext, Writer
-from .index import dropped_fields
+from .index import DROPPABLE, dropped_fields
 from .values import ValueFormatter
 
 _BATCH = 4096
@@ -42,7 +42,7 @@ class TextWriter(Writer):
                 continue
             batch.append(loc)
             count += 1
-            if len(lost) < 4:
+            if len(lost) <= len(DROPPABLE):
                 if entry.lastmod is not None:
                     lost.add("lastmod")
                 lost.update(dropped_fields(entry))

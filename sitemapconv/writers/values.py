@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 import re
+from decimal import Decimal
 
 from ..limits import MAX_LOC_LENGTH, MIN_LOC_LENGTH
 from ..urls import encode_url
@@ -40,7 +41,8 @@ def decimal_text(value: float) -> str:
         return f"{value:.1f}"
     text = repr(float(value))
     if "e" in text or "E" in text:
-        text = f"{value:.12f}".rstrip("0")
+        # The shortest repr, written out in positional notation: still exact on reading back.
+        text = format(Decimal(text), "f")
     return text
 
 

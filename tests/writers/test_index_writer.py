@@ -92,7 +92,7 @@ def test_dropped_fields_are_reported_once_and_bad_locs_skipped() -> None:
     assert b"changefreq" not in data and b"image" not in data
     assert len(warnings) == 2
     assert "skipped 'sitemap-3.xml'" in warnings[0]
-    assert "dropped changefreq, extensions, priority" in warnings[1]
+    assert "dropped changefreq, images, priority" in warnings[1]
     assert_valid(data, "siteindex")
 
 

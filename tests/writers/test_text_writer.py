@@ -52,9 +52,7 @@ def test_dropped_fields_warn_once_naming_them() -> None:
     ]
     data, warnings = write_text(entries)
     assert data.count(b"\n") == 3
-    assert warnings == [
-        "<stream>: a text sitemap holds only URLs: dropped extensions, lastmod, priority"
-    ]
+    assert warnings == ["<stream>: a text sitemap holds only URLs: dropped lastmod, news, priority"]
 
 
 def test_bad_entries_are_skipped_and_forbidden_characters_removed() -> None:
