@@ -60,4 +60,5 @@ def test_roundtrip(source: str, target: str) -> None:
 
 def test_detected_format_of_each_sample() -> None:
     for fmt, name in SAMPLE_OF.items():
-        assert sitemapconv.read(SAMPLES / name).format == fmt
+        with sitemapconv.read(SAMPLES / name) as doc:
+            assert doc.format == fmt

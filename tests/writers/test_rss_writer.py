@@ -413,7 +413,7 @@ def test_a_document_brings_its_own_metadata() -> None:
 
 
 def test_streaming_memory_does_not_grow_with_entry_count(tmp_path: Path) -> None:
-    small = peak_memory("rss", 10_000, tmp_path / "small.rss")
-    large = peak_memory("rss", 100_000, tmp_path / "large.rss")
+    small = peak_memory("rss", 4_000, tmp_path / "small.rss")
+    large = peak_memory("rss", 40_000, tmp_path / "large.rss")
     assert large <= small + 3 * 1024 * 1024, (small, large)
-    assert (tmp_path / "large.rss").read_bytes().count(b"<item>") == 100_000
+    assert (tmp_path / "large.rss").read_bytes().count(b"<item>") == 40_000
