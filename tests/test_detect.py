@@ -116,3 +116,18 @@ def test_reader_classes_declare_registry_names_and_aliases() -> None:
             assert get_reader(alias) is cls
     assert SitemapReader.mimetypes == ("application/xml", "text/xml")
     assert TextReader.mimetypes == ("text/plain",)
+
+
+def test_single_quoted_namespace_is_read() -> None:
+    """findall gives "" for the quote style not used; the value must not be lost to it."""
+    head = Head(b"<feed xmlns='http://www.w3.org/2005/Atom' version='1.0'><entry>")
+    assert head.root is not None
+    assert head.root.namespace == "http://www.w3.org/2005/Atom"
+    assert head.root.attributes == {"xmlns": "http://www.w3.org/2005/Atom", "version": "1.0"}
+    assert detect(head) == "atom"
+
+
+def test_attributes_need_whitespace_before_their_name() -> None:
+    head = Head(b'<urlset a="1"  b = "2" c="3"d="4" xmlns="' + NS.encode() + b'">')
+    assert head.root is not None
+    assert head.root.attributes == {"a": "1", "b": "2", "c": "3", "xmlns": NS}

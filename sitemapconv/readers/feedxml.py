@@ -30,6 +30,7 @@ from ..dates import parse_rfc822, parse_w3c
 from ..errors import ParseError
 from ..model import When
 from . import ReadContext
+from .encoding import Utf8Input
 from .feedrepair import AmpersandRepair
 
 XML_NS = "http://www.w3.org/XML/1998/namespace"
@@ -247,7 +248,7 @@ class ItemParser:
 
     def __iter__(self) -> Iterator[Element]:
         ctx, tags, on_meta, is_item = self._ctx, self._tags, self._on_meta, self.is_item
-        source = AmpersandRepair(self._stream)
+        source = AmpersandRepair(Utf8Input(self._stream, ctx))  # type: ignore[arg-type]
         events = etree.iterparse(
             source,
             events=("end",),

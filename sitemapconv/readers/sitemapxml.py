@@ -24,6 +24,7 @@ from ..detect import HEAD_SIZE, Head, XmlRoot
 from ..errors import ParseError
 from ..model import Entry, When
 from .ampersand import AmpersandFixingReader
+from .encoding import Utf8Input
 
 if TYPE_CHECKING:
     from . import ReadContext
@@ -111,6 +112,7 @@ class ItemStream:
         self.ctx = ctx
         self.root_local = root_local
         self.item = item
+        stream = Utf8Input(stream, ctx)  # type: ignore[assignment]
         head, utf16 = _read_head(stream)
         self.input = AmpersandFixingReader(stream, head=head, enabled=not utf16)
         self.namespaces = self._check_root(Head(head).root)
