@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import datetime as _dt
 from collections.abc import Callable, Iterator, Sequence
+from contextlib import suppress
 from dataclasses import dataclass, field
 from typing import Union
 
@@ -209,6 +210,11 @@ class Document:
         if self._on_close is not None:
             on_close, self._on_close = self._on_close, None
             on_close()
+
+    def __del__(self) -> None:
+        # A Document dropped without being read to the end still releases its input.
+        with suppress(Exception):  # never raise from a finaliser
+            self.close()
 
     def __enter__(self) -> Document:
         return self
