@@ -30,7 +30,7 @@ from ..dates import parse_rfc822, parse_w3c
 from ..errors import ParseError
 from ..model import When
 from . import ReadContext
-from .feedrepair import AmpersandRepair
+from .ampersand import AmpersandFixingReader
 
 XML_NS = "http://www.w3.org/XML/1998/namespace"
 XML_BASE = f"{{{XML_NS}}}base"
@@ -247,7 +247,7 @@ class ItemParser:
 
     def __iter__(self) -> Iterator[Element]:
         ctx, tags, on_meta, is_item = self._ctx, self._tags, self._on_meta, self.is_item
-        source = AmpersandRepair(self._stream)
+        source = AmpersandFixingReader.open(self._stream, html_entities=True)
         events = etree.iterparse(
             source,
             events=("end",),
@@ -263,7 +263,7 @@ class ItemParser:
         skipped_line: int | None = None
         try:
             for _, item in events:
-                if source.eof:
+                if source.drained:
                     # libxml2 closed this item itself at the end of input: it was cut off.
                     skipped_line = item.sourceline if skipped_line is None else skipped_line
                     item.clear()
