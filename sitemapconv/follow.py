@@ -4,9 +4,10 @@ How children are fetched: a thread pool of ``options.concurrency`` workers (defa
 to 1) shares one httpx client. Each worker reads one child *completely* into memory (its
 entries, or its child URLs when it is itself an index), while the caller is handed the
 entries of earlier children. Entries therefore come out in index order, and only the
-children in flight are buffered: at most ``concurrency`` of them, plus one while a nested
-index is being expanded. Warnings raised while a child is read are held with it and
-re-emitted, in order, on the caller's thread when its entries are handed out.
+children in flight are buffered: at most ``concurrency`` of them (local files: at most
+``LOCAL_AHEAD``), plus one while a nested index is being expanded. Warnings raised while a
+child is read are held with it and re-emitted, in order, on the caller's thread when its
+entries are handed out.
 
 Safety rules (PROTOCOL.md §4, and SSRF hygiene for services that read untrusted sitemaps):
 
@@ -46,6 +47,8 @@ if TYPE_CHECKING:
     from .fetch import Fetcher, Guard
 
 _WEB = ("http", "https")
+#: Local children read ahead of the one being handed out (see Scheduler.to_start).
+LOCAL_AHEAD = 2
 
 
 def include_filter(patterns: Sequence[str]) -> Callable[[str], bool]:
@@ -293,23 +296,41 @@ class Scheduler:
         return None
 
     def to_start(self) -> list[Slot]:
-        """The slots to start now; the driver sets each one's ``handle``."""
+        """The slots to start now; the driver sets each one's ``handle``.
+
+        Local children (files) are started at most :data:`LOCAL_AHEAD` at a time: reading
+        one is CPU work that more workers cannot speed up, and every child read ahead holds
+        all its entries, so eight 50,000-URL files in flight would cost some 150 MB.
+        """
         started: list[Slot] = []
+        local = sum(1 for s in self._queue if s.handle is not None and not is_web(s.ref.url))
         for slot in self._queue:
             if slot.handle is not None:
                 continue
-            if self._running >= self.concurrency and slot is not self._queue[0]:
+            first = slot is self._queue[0]
+            if self._running >= self.concurrency and not first:
+                break
+            is_local = not is_web(slot.ref.url)
+            if is_local and local >= LOCAL_AHEAD and not first:
                 break
             slot.handle = True  # reserved: the driver replaces it with its own handle
             self._running += 1
+            local += is_local
             started.append(slot)
         while self._running < self.concurrency:
+            if self._queue and self._queue[-1].handle is None:
+                break  # a child already queued waits for its turn
             ref = self._next_top()
             if ref is None:
                 break
-            slot = Slot(ref, handle=True)
+            slot = Slot(ref)
             self._queue.append(slot)
+            is_local = not is_web(ref.url)
+            if is_local and local >= LOCAL_AHEAD and slot is not self._queue[0]:
+                break  # started by a later call, once an earlier local child is handed out
+            slot.handle = True
             self._running += 1
+            local += is_local
             started.append(slot)
         return started
 
