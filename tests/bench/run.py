@@ -156,12 +156,14 @@ def end_to_end(files: dict[str, Path], repeat: int) -> list[str]:
     rss = files["rss-50k"]
     whole: list[tuple[float, float]] = []
     start: list[tuple[float, float]] = []
+    noop: list[tuple[float, float]] = []
     reads: list[dict[str, float]] = []
     writes: list[dict[str, float]] = []
     with tempfile.TemporaryDirectory(dir=rss.parent) as tmp:
         for _ in range(repeat):  # interleaved like the cases
             whole.append(timed_process([str(exe), str(rss), "-t", "xml", "-o", f"{tmp}/out.xml"]))
             start.append(timed_process([sys.executable, "-c", "import sitemapconv.cli"]))
+            noop.append(timed_process([str(exe), "--version"]))
             reads.append(run_task("sitemapconv_read", rss))
             writes.append(run_task("sitemapconv_write", rss))
 
@@ -182,6 +184,11 @@ def end_to_end(files: dict[str, Path], repeat: int) -> list[str]:
             f"| {label} | {w:.2f} | {s:.2f} | {r:.2f} | {wr:.2f} | {budget:.2f} | "
             f"{'OK' if w <= budget else 'OVER'} ({w / budget:.2f}×) |"
         )
+    lines += [
+        "",
+        f"For comparison, `sitemapconv --version` (interpreter, imports and the CLI framework "
+        f"doing nothing): {med(noop, 0):.2f} s wall, {med(noop, 1):.2f} s CPU.",
+    ]
     return lines
 
 
@@ -220,13 +227,14 @@ def verdict(case: Case, medians: dict[str, dict[str, float]]) -> str:
     ours = medians.get("sitemapconv", {})
     ref = medians.get(case.reference, {})
     if kind == "rss":
-        return "OK" if ours.get("peak_rss_mb", 1e9) <= limit else "MISSED"
+        peak = ours.get("peak_rss_mb", 1e9)
+        return f"{'OK' if peak <= limit else 'MISSED'} ({peak:.0f} MB)"
     if not ours.get("cpu_seconds") or not ref.get("cpu_seconds"):
         return "n/a"
     ratio = ours["cpu_seconds"] / ref["cpu_seconds"]
     if kind == "le":
-        return "OK" if ratio <= limit else "MISSED"
-    return "OK" if 1 / ratio >= limit else "MISSED"
+        return f"{'OK' if ratio <= limit else 'MISSED'} ({ratio:.2f}×)"
+    return f"{'OK' if 1 / ratio >= limit else 'MISSED'} ({1 / ratio:.1f}× faster)"
 
 
 KEYS = ("seconds", "cpu_seconds", "entries", "peak_rss_mb")
