@@ -1,12 +1,13 @@
 """Following sitemap indexes: the page entries of every child sitemap, recursively.
 
-How children are fetched: a thread pool of ``options.concurrency`` workers (default 8, down
-to 1) shares one httpx client. Each worker reads one child *completely* into memory (its
-entries, or its child URLs when it is itself an index), while the caller is handed the
-entries of earlier children. Entries therefore come out in index order, and only the
-children in flight are buffered: at most ``concurrency`` of them, plus one while a nested
-index is being expanded. Warnings raised while a child is read are held with it and
-re-emitted, in order, on the caller's thread when its entries are handed out.
+How children are fetched (the synchronous driver, :func:`read_followed`): a thread pool of
+``options.concurrency`` workers (default 8, down to 1) shares one httpx client and only
+*downloads* web children, each into a spooled temporary file. The caller parses every child
+streaming, in index order, when its turn comes; local children are simply opened then. So
+entries come out in index order and memory stays flat however large the children are.
+The async driver (:mod:`sitemapconv.aio`) and the Dask tasks (:mod:`sitemapconv.scaleout`)
+reuse :class:`Scheduler`, :func:`read_child` and :func:`fetch_child`, which read one child
+completely.
 
 Safety rules (PROTOCOL.md §4, and SSRF hygiene for services that read untrusted sitemaps):
 

@@ -83,15 +83,15 @@ class _AtomState:
         self._tables: dict[str, dict[str, tuple[int, str]]] = {}
 
     def table(self, tag: str) -> dict[str, tuple[int, str]]:
-        """Child tag -> (kind, local name), for the namespace of ``tag``."""
-        prefix = tag[: tag.index("}") + 1] if tag.startswith("{") else ""
-        found = self._tables.get(prefix)
+        """Child tag -> (kind, local name), for the namespace of ``tag`` (an entry's tag)."""
+        found = self._tables.get(tag)
         if found is None:
+            prefix = tag[: tag.index("}") + 1] if tag.startswith("{") else ""
             d = self.dialect
             names = {"link": _LINK, "id": _ID, "title": _TITLE, "summary": _SUMMARY}
             names.update({n: _DATE for n in (*d.lastmod, d.published)})
             found = {prefix + n: (kind, n) for n, kind in names.items()}
-            self._tables[prefix] = found
+            self._tables[tag] = found
         return found
 
     def learn_base(self, container: Element) -> None:
@@ -185,18 +185,19 @@ class _AtomState:
                 "relative links kept as they are",
                 f"link {loc!r} is relative and there is no base URL; kept as it is",
             )
+        lastmod, lastmod_text = self._lastmod(dates)
+        published_text = dates.get(self.dialect.published)
+        if lastmod is not None and published_text == lastmod_text:
+            published: When | None = lastmod  # the same text parses the same (Atom 0.3 often)
+        else:
+            published = date_of(self.notes, published_text, self.dialect.published, rfc822=False)
         entry = Entry(
             loc=loc,
-            lastmod=self._lastmod(dates),
+            lastmod=lastmod,
             title=title,
             summary=summary,
             id=ident,
-            published=date_of(
-                self.notes,
-                dates.get(self.dialect.published),
-                self.dialect.published,
-                rfc822=False,
-            ),
+            published=published,
             sitemap=self.sitemap,
         )
         if alternates:
@@ -209,7 +210,8 @@ class _AtomState:
                 entry.videos = videos
         return entry
 
-    def _lastmod(self, dates: dict[str, str | None]) -> When | None:
+    def _lastmod(self, dates: dict[str, str | None]) -> tuple[When | None, str | None]:
+        """The entry's lastmod and the text it was parsed from."""
         order = self.dialect.lastmod
         for i, name in enumerate(order):
             text = dates.get(name)
@@ -222,8 +224,8 @@ class _AtomState:
                         f"entries dated by <{name}>",
                         f"an entry has no valid <{order[0]}>; its <{name}> is used as lastmod",
                     )
-                return when
-        return None
+                return when, text
+        return None, None
 
     def _links(
         self, links: list[Element], base: str | None

@@ -2,11 +2,11 @@
 
 The loop (:class:`ItemParser`) runs lxml ``iterparse`` with ``events=("end",)`` and a tag
 filter for the item/entry element only, so Python sees one event per item, not one per
-element. Each item is read by iterating its children once, then cleared, and every earlier
-sibling is deleted: memory stays flat however long the feed is. Channel/feed metadata are the
-earlier siblings of the first item; they are handed to the reader (``on_meta``) before that
-item is yielded, and so are metadata met between items. Whatever follows the last item is
-left in the tree for the reader to look at once parsing ends.
+element. Each item is read by iterating its children once, then cleared, and the earlier
+items are deleted in batches: memory stays flat however long the feed is. Channel/feed
+metadata are the earlier siblings of the first item; they are handed to the reader
+(``on_meta``) before that item is yielded, and so are metadata met between items. Whatever
+follows the last item is left in the tree for the reader to look at once parsing ends.
 
 Parsing is hardened (no DTD, no network, no entity expansion, no huge trees) and tolerant:
 ``recover=True`` plus :mod:`sitemapconv.readers.ampersand` for bare ``&`` and junk before
@@ -30,8 +30,8 @@ from ..dates import parse_rfc822, parse_w3c
 from ..errors import ParseError
 from ..model import When
 from . import ReadContext
+from .ampersand import AmpersandFixingReader
 from .encoding import Utf8Input
-from .feedrepair import AmpersandRepair
 
 XML_NS = "http://www.w3.org/XML/1998/namespace"
 XML_BASE = f"{{{XML_NS}}}base"
@@ -43,6 +43,9 @@ ATOM03_NS = "http://purl.org/atom/ns#"
 MEDIA_NS = "http://search.yahoo.com/mrss/"
 
 Element = etree._Element
+
+#: Items read are freed in batches of this many (see ItemParser.__iter__).
+FREE_EVERY = 256
 
 _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*:")
 
@@ -248,7 +251,7 @@ class ItemParser:
 
     def __iter__(self) -> Iterator[Element]:
         ctx, tags, on_meta, is_item = self._ctx, self._tags, self._on_meta, self.is_item
-        source = AmpersandRepair(Utf8Input(self._stream, ctx))  # type: ignore[arg-type]
+        source = AmpersandFixingReader.open(Utf8Input(self._stream, ctx), html_entities=True)  # type: ignore[arg-type]
         events = etree.iterparse(
             source,
             events=("end",),
@@ -262,23 +265,39 @@ class ItemParser:
             remove_pis=True,
         )
         skipped_line: int | None = None
+        # The item yielded last. Holding it keeps its proxy alive, so "the previous sibling
+        # is the last item" is one identity test: then nothing new stands between the two,
+        # and the items read are freed in batches (one slice deletion per FREE_EVERY items)
+        # instead of one deletion, with a proxy for the node deleted, per item.
+        last: Element | None = None
+        count = 0
         try:
             for _, item in events:
-                if source.eof:
+                if source.drained:
                     # libxml2 closed this item itself at the end of input: it was cut off.
                     skipped_line = item.sourceline if skipped_line is None else skipped_line
                     item.clear()
                     continue
-                parent = item.getparent()
-                if parent is not None:
+                previous = item.getprevious()
+                if previous is not None and previous is not last:
+                    # Metadata (or a stray element) before this item: hand it over, free it.
+                    parent = item.getparent()
+                    assert parent is not None  # it has a sibling
                     first = parent[0]
                     while first is not item:
                         if not is_item(first):
                             on_meta(first)
                         del parent[0]
                         first = parent[0]
+                else:
+                    count += 1
+                    if not count % FREE_EVERY:
+                        parent = item.getparent()
+                        assert parent is not None
+                        del parent[: parent.index(item)]
                 yield item
                 item.clear()
+                last = item
         except etree.XMLSyntaxError as exc:
             if events.root is None:
                 raise ParseError(_reason(exc.msg), source=ctx.source, line=exc.lineno) from None

@@ -23,7 +23,7 @@ from lxml import etree
 from ..detect import HEAD_SIZE, Head, XmlRoot
 from ..errors import ParseError
 from ..model import Entry, When
-from .ampersand import AmpersandFixingReader
+from .ampersand import AmpersandFixingReader, clean_head
 from .encoding import Utf8Input
 
 if TYPE_CHECKING:
@@ -55,9 +55,6 @@ PARSER_OPTIONS: dict[str, bool] = {
     "remove_pis": True,
 }
 
-_SPACE = b" \t\r\n"
-_BOM = b"\xef\xbb\xbf"
-_UTF16_STARTS = (b"\xff\xfe", b"\xfe\xff", b"<\x00", b"\x00<")
 #: Errors listed one by one in warnings before they are only counted.
 _MAX_LISTED_ERRORS = 5
 
@@ -81,24 +78,6 @@ def sniff_sitemap(head: Head, root_local: str) -> float:
     return 0.6
 
 
-def _read_head(stream: BinaryIO) -> tuple[bytes, bool]:
-    """Read the first bytes, dropping a UTF-8 BOM and leading whitespace.
-
-    Returns the head (at least one chunk unless the input is shorter) and whether the input
-    is UTF-16, in which case nothing is dropped or rewritten.
-    """
-    data = stream.read(HEAD_SIZE)
-    if data.startswith(_UTF16_STARTS):
-        return data, True
-    data = data.removeprefix(_BOM).lstrip(_SPACE)
-    while not data:  # only whitespace so far: keep reading (and discarding) it
-        more = stream.read(HEAD_SIZE)
-        if not more:
-            break
-        data = more.lstrip(_SPACE)
-    return data, False
-
-
 class ItemStream:
     """One sitemap document opened for reading its items.
 
@@ -113,8 +92,8 @@ class ItemStream:
         self.root_local = root_local
         self.item = item
         stream = Utf8Input(stream, ctx)  # type: ignore[assignment]
-        head, utf16 = _read_head(stream)
-        self.input = AmpersandFixingReader(stream, head=head, enabled=not utf16)
+        head, wide = clean_head(stream, HEAD_SIZE)
+        self.input = AmpersandFixingReader(stream, head=head, enabled=not wide)
         self.namespaces = self._check_root(Head(head).root)
         tags: Iterable[str]
         if self.namespaces is None:

@@ -33,20 +33,21 @@ from collections.abc import Iterable
 from typing import BinaryIO
 
 from ..dates import format_w3c
-from ..limits import check_limits, over_limits_message
+from ..limits import MAX_LOC_LENGTH, MIN_LOC_LENGTH, check_limits, over_limits_message
 from ..model import CHANGEFREQS, Entry
 from ..xmltext import escape
 from . import WriteContext, Writer
 from .extensions import NAMESPACES, ExtensionFormatter
 from .losses import Losses
 from .spool import SpooledBody
-from .values import ValueFormatter
+from .values import CLEAN_HTTP_URL, ValueFormatter
 
 SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
 XML_DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>\n'
 URLSET_CLOSE = b"</urlset>\n"
 _BATCH = 1024
 _ALL_NAMESPACES = sum(bit for bit, _, _ in NAMESPACES)
+_clean_url = CLEAN_HTTP_URL.fullmatch
 
 
 def urlset_open(ns_bits: int) -> bytes:
@@ -78,10 +79,25 @@ class UrlsetFormatter:
     def format(self, entry: Entry) -> str | None:
         """The ``<url>`` element for ``entry``, or None when it must be skipped (warned)."""
         self.ns = 0
-        loc = self._loc(entry.loc)
-        if loc is None:
-            return None
-        out = f"  <url>\n    <loc>{escape(loc)}</loc>\n"
+        raw = entry.loc
+        if (
+            type(raw) is str
+            and _clean_url(raw) is not None
+            and MIN_LOC_LENGTH <= len(raw) < MAX_LOC_LENGTH
+        ):
+            # The usual loc needs no cleaning or encoding (ValueFormatter.loc's fast path,
+            # inlined); of the characters XML escapes, only "&" and "'" can be in it.
+            loc = raw
+            text = raw.replace("&", "&amp;") if "&" in raw else raw
+            if "'" in text:
+                text = text.replace("'", "&apos;")
+        else:
+            checked = self._loc(raw)
+            if checked is None:
+                return None
+            loc = checked
+            text = escape(loc)
+        out = f"  <url>\n    <loc>{text}</loc>\n"
         lastmod = entry.lastmod
         if lastmod is not None:
             if isinstance(lastmod, _dt.date):
@@ -97,24 +113,26 @@ class UrlsetFormatter:
                 )
         freq = entry.changefreq
         if freq is not None:
-            if freq not in CHANGEFREQS:
-                freq = freq.strip().lower() if isinstance(freq, str) else ""
             if freq in CHANGEFREQS:
                 out += f"    <changefreq>{freq}</changefreq>\n"
             else:
-                self.v.ctx.warn_once(
-                    "bad-changefreq",
-                    f"dropped changefreq values that are not valid ({entry.changefreq!r})",
-                )
+                freq = freq.strip().lower() if isinstance(freq, str) else ""
+                if freq in CHANGEFREQS:
+                    out += f"    <changefreq>{freq}</changefreq>\n"
+                else:
+                    self.v.ctx.warn_once(
+                        "bad-changefreq",
+                        f"dropped changefreq values that are not valid ({entry.changefreq!r})",
+                    )
         prio = entry.priority
         if prio is not None:
-            text = self._priorities.get(prio)
-            if text is None:
-                text = self.v.decimal(prio, 0.0, 1.0, "priority")
-                if text is not None:
-                    self._priorities[prio] = text
-            if text is not None:
-                out += f"    <priority>{text}</priority>\n"
+            prio_text = self._priorities.get(prio)
+            if prio_text is None:
+                prio_text = self.v.decimal(prio, 0.0, 1.0, "priority")
+                if prio_text is not None:
+                    self._priorities[prio] = prio_text
+            if prio_text is not None:
+                out += f"    <priority>{prio_text}</priority>\n"
         if entry.images or entry.videos or entry.news or entry.alternates or entry.mobile:
             out += self._extensions(entry, loc)
         if (

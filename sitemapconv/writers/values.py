@@ -26,7 +26,7 @@ from . import WriteContext
 _HTTP_URL = re.compile(r"[Hh][Tt][Tt][Pp][Ss]?://[^/?#\s]")
 # An absolute http(s) URL made only of characters RFC 3986 allows unescaped (no "%"): such a
 # loc needs neither cleaning nor encoding. One scan instead of four on the hot path.
-_CLEAN_HTTP_URL = re.compile(
+CLEAN_HTTP_URL = re.compile(
     r"[Hh][Tt][Tt][Pp][Ss]?://[-\w.~:\[\]@!$&'()*+,;=][-\w.~:/?#\[\]@!$&'()*+,;=]*", re.ASCII
 )
 
@@ -83,7 +83,7 @@ class ValueFormatter:
         """The percent-encoded loc (not XML-escaped), or None after a warning: skip the entry."""
         if (
             isinstance(raw, str)
-            and _CLEAN_HTTP_URL.fullmatch(raw) is not None
+            and CLEAN_HTTP_URL.fullmatch(raw) is not None
             and MIN_LOC_LENGTH <= len(raw) < MAX_LOC_LENGTH
         ):
             return raw

@@ -1,4 +1,5 @@
-"""The ampersand-repairing stream filter, including references split across reads."""
+"""The repairing stream as the feed readers use it (HTML entities, junk before ``<``),
+including references and openers split across reads."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ import io
 
 import pytest
 
-from sitemapconv.readers.feedrepair import AmpersandRepair
+from sitemapconv.readers.ampersand import AmpersandFixingReader
 
 
 class Trickle(io.RawIOBase):
@@ -27,9 +28,9 @@ class Trickle(io.RawIOBase):
 
 
 def repair(data: bytes, size: int = 1 << 20) -> bytes:
-    stream = AmpersandRepair(Trickle(data, size))  # type: ignore[arg-type]
+    stream = AmpersandFixingReader.open(Trickle(data, size), html_entities=True)  # type: ignore[arg-type]
     out = b"".join(iter(lambda: stream.read(7), b""))
-    assert stream.eof
+    assert stream.drained
     return out
 
 
@@ -64,3 +65,15 @@ def test_utf16_is_passed_through() -> None:
 
 def test_leading_whitespace_only_input() -> None:
     assert repair(b"  \n\t", 1) == b""
+
+
+def test_doctype_internal_subset_longer_than_a_chunk_is_untouched() -> None:
+    subset = b"".join(b'<!ENTITY e%d "a&b">' % i for i in range(5000))
+    doc = b"<!DOCTYPE rss [" + subset + b"]><rss><l>?a&b</l></rss>"
+    assert repair(doc, 1000) == b"<!DOCTYPE rss [" + subset + b"]><rss><l>?a&amp;b</l></rss>"
+
+
+def test_lowercase_doctype_and_entities_split_everywhere() -> None:
+    doc = b"<!doctype rss><rss>&eacute;&nbsp&Eacute;</rss>"
+    for size in range(1, len(doc) + 1):
+        assert repair(doc, size) == b"<!doctype rss><rss>&#233;&amp;nbsp&#201;</rss>"

@@ -583,3 +583,16 @@ def test_reading_a_feed_does_not_import_feedparser() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True)
     assert out.stdout.strip() == "False"
+
+
+def test_metadata_between_many_items_is_read_and_items_stay_in_order() -> None:
+    # Items are freed in batches (every 256); metadata met between items must still be
+    # handed over before the next item, and nothing may be lost or reordered around it.
+    items = [f"<item><link>https://example.com/{i}</link></item>" for i in range(700)]
+    items.insert(300, "<language>de</language>")
+    items.insert(600, "<description>late</description>")
+    doc = sitemapconv.read(rss("".join(items)))
+    locs = [entry.loc for entry in doc]
+    assert locs == [f"https://example.com/{i}" for i in range(700)]
+    assert doc.meta.language == "de"
+    assert doc.meta.description == "late"
