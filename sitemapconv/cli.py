@@ -435,7 +435,11 @@ def convert(
             docs = _open_inputs(inputs, from_, discover, say, base_url, remote)
             first = next(docs)
             meta: FeedMeta = first.prime()
-            entries = pipeline(progress.track(_merged(itertools.chain([first], docs))))
+            entries = _merged(itertools.chain([first], docs))
+            if progress.display or verbose:  # counting costs a generator layer per entry
+                entries = progress.track(entries)
+            if pipeline.options.active or verbose:
+                entries = pipeline(entries)
             written = api.write(entries, output, fmt, meta=meta, **write_options)
         if verbose and not quiet:
             line = summary_line(

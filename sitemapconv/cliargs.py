@@ -77,20 +77,29 @@ def remote_options(
     allow_private: bool,
     max_bytes: int | None,
 ) -> dict[str, Any]:
-    """ReadOptions fields from the input and remote-sitemap flags."""
-    from .fetch import parse_header
-    from .follow import include_filter
+    """ReadOptions fields from the input and remote-sitemap flags.
 
-    try:
-        sitemap_filter = include_filter(include) if include else None
-    except re.error as exc:
-        raise typer.BadParameter(
-            f"invalid pattern ({exc})", param_hint="--include-sitemap"
-        ) from None
-    try:
-        parsed_headers = dict(parse_header(h) for h in headers or ())
-    except ValueError as exc:
-        raise typer.BadParameter(str(exc), param_hint="-H/--header") from None
+    ``follow`` and ``fetch`` are imported only when their options are used: a plain local
+    conversion should not pay for them at start-up.
+    """
+    sitemap_filter = None
+    if include:
+        from .follow import include_filter
+
+        try:
+            sitemap_filter = include_filter(include)
+        except re.error as exc:
+            raise typer.BadParameter(
+                f"invalid pattern ({exc})", param_hint="--include-sitemap"
+            ) from None
+    parsed_headers: dict[str, str] = {}
+    if headers:
+        from .fetch import parse_header
+
+        try:
+            parsed_headers = dict(parse_header(h) for h in headers)
+        except ValueError as exc:
+            raise typer.BadParameter(str(exc), param_hint="-H/--header") from None
     options: dict[str, Any] = {
         "follow": follow,
         "sitemap_filter": sitemap_filter,

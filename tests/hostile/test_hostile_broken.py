@@ -74,10 +74,6 @@ def test_stray_lt_before_a_letter_is_recovered(kind: Kind) -> None:
     assert warnings
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="libxml2 stops at '<' + non-name character; the ampersand repair could escape it",
-)
 @pytest.mark.parametrize("kind", [k for k in KINDS if k.titled], ids=lambda k: k.name)
 def test_stray_lt_before_a_space_keeps_the_rest(kind: Kind) -> None:
     data = kind.document(*SLUGS).replace(b"<title>p100", b"<title>p100 a < b", 1)

@@ -99,6 +99,9 @@ def _doctype_end(data: bytes, i: int) -> int:
     return len(data)
 
 
+_OPENS_MARKUP = re.compile(rb"[A-Za-z_:/!?\x80-\xff]")
+
+
 def _reference(data: bytes, html: bool = False) -> bytes:
     """An independent, byte-by-byte model of the rewriting."""
     out = bytearray()
@@ -117,7 +120,9 @@ def _reference(data: bytes, html: bool = False) -> bytes:
                 i = j
                 break
         else:
-            if data[i] == 0x26 and not _VALID.match(data, i):
+            if html and data[i] == 0x3C and not _OPENS_MARKUP.match(data, i + 1):
+                out += b"&lt;"  # feeds: a stray "<" that cannot open markup
+            elif data[i] == 0x26 and not _VALID.match(data, i):
                 named = _NAMED.match(data, i) if html else None
                 if named is None:
                     out += b"&amp;"
