@@ -78,31 +78,24 @@ class PartName:
         return f"{self.stem}-{n}{self.suffix}"
 
 
-def _newer(a: When, b: When) -> bool:
-    """``a > b`` for any mix of dates, naive and aware datetimes (see :func:`_sort_key`)."""
-    if type(a) is type(b):
-        try:
-            return a > b  # same type: compared in C
-        except TypeError:  # naive vs aware datetime
-            pass
-    return _sort_key(a) > _sort_key(b)
-
-
 class _Part:
     """The part being filled: spooled body, namespaces used, newest lastmod."""
 
-    __slots__ = ("body", "newest", "ns")
+    __slots__ = ("body", "newest", "newest_key", "ns")
 
     def __init__(self) -> None:
         self.body = SpooledBody()
         self.ns = 0
         self.newest: When | None = None
+        self.newest_key: _dt.datetime | None = None
 
-    def add(self, data: bytes, ns: int, lastmod: object) -> None:
+    def add(self, data: bytes, ns: int, lastmod: When | None) -> None:
         self.body.add(data)
         self.ns |= ns
-        if isinstance(lastmod, _dt.date) and (self.newest is None or _newer(lastmod, self.newest)):
-            self.newest = lastmod
+        if lastmod is not None:
+            key = _sort_key(lastmod)  # once per entry: the newest's key is kept
+            if self.newest_key is None or key > self.newest_key:
+                self.newest, self.newest_key = lastmod, key
 
     def write_to(self, out: BinaryIO) -> None:
         out.write(urlset_open(self.ns))

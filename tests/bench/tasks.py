@@ -169,7 +169,7 @@ def sitemapconv_write(path: str) -> Work:
     target = os.path.join(_out_dir(path), "sitemap.xml")
 
     def work() -> int:
-        return sitemapconv.write(entries, target, "xml", on_warning="ignore")
+        return sitemapconv.write(entries, target, "xml", on_warning=lambda _message: None)
 
     work.output = target  # type: ignore[attr-defined]
     return work
