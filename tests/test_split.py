@@ -222,3 +222,24 @@ def test_split_to_a_stream_only_warns(tmp_path: Path) -> None:
 def test_part_names(target: str, gz: bool, expected: tuple[str, str]) -> None:
     names = PartName.for_target(target, None, gz)
     assert (names.directory, names.file_name(1)) == expected
+
+
+def test_split_parts_read_back_in_order_through_the_index(tmp_path: Path, httpserver: Any) -> None:
+    """120,000 URLs split, served over loopback, read back with follow: all, in order."""
+    from werkzeug import Request, Response
+
+    n = 120_000
+    base = httpserver.url_for("/maps/")
+    entries = (Entry(f"https://ex.com/p/{i}") for i in range(n))
+    count, _ = split_write(entries, tmp_path / "sitemap.xml", base_url=base)
+    assert count == n
+
+    def serve(request: Request) -> Response:
+        return Response((tmp_path / request.path.rsplit("/", 1)[-1]).read_bytes())
+
+    httpserver.expect_request("/maps/sitemap.xml").respond_with_handler(serve)
+    for k in (1, 2, 3):
+        httpserver.expect_request(f"/maps/sitemap-{k}.xml").respond_with_handler(serve)
+    with sitemapconv.read(base + "sitemap.xml", follow=True) as doc:
+        back = [e.loc for e in doc]
+    assert back == [f"https://ex.com/p/{i}" for i in range(n)]
