@@ -203,7 +203,7 @@ class _AtomState:
         if alternates:
             entry.alternates = alternates
         if media is not None or enclosures:
-            images, videos = read_media(media or (), enclosures)
+            images, videos = read_media(media or (), enclosures, base)
             if images:
                 entry.images = images
             if videos:

@@ -28,7 +28,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from ..model import Image, Video
-from .feedxml import MEDIA_NS, Element, text_of
+from .feedxml import MEDIA_NS, Element, resolve, text_of
 
 _M = f"{{{MEDIA_NS}}}"
 _CONTENT = _M + "content"
@@ -155,9 +155,15 @@ def _contents(
 
 
 def read_media(
-    elements: Sequence[Element], enclosures: Sequence[tuple[str, str | None]] = ()
+    elements: Sequence[Element],
+    enclosures: Sequence[tuple[str, str | None]] = (),
+    base: str | None = None,
 ) -> tuple[list[Image], list[Video]]:
-    """Images and videos of one item from its Media RSS children and its enclosures."""
+    """Images and videos of one item from its Media RSS children and its enclosures.
+
+    Relative URLs (``url`` attributes, thumbnails, players, enclosures) are resolved against
+    ``base``, the item's ``xml:base`` or the feed's URL, like the item's own link.
+    """
     item = _Scope()
     for el in elements:
         item.take(el)
@@ -171,4 +177,11 @@ def read_media(
         for scope in (item, *groups):
             for url in scope.thumbnails:
                 out.add("image", url, None, scope, None)
+    if base is not None:
+        for image in out.images:
+            image.loc = resolve(image.loc, base)
+        for video in out.videos:
+            video.content_loc = video.content_loc and resolve(video.content_loc, base)
+            video.player_loc = video.player_loc and resolve(video.player_loc, base)
+            video.thumbnail_loc = video.thumbnail_loc and resolve(video.thumbnail_loc, base)
     return out.images, out.videos

@@ -235,7 +235,7 @@ class _RssState:
             sitemap=self.sitemap,
         )
         if media is not None or enclosures is not None:
-            images, videos = read_media(media or (), enclosures or ())
+            images, videos = read_media(media or (), enclosures or (), base)
             if images:
                 entry.images = images
             if videos:

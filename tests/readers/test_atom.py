@@ -277,11 +277,17 @@ def test_sample_feed_atom() -> None:
     assert all(x.published is None for x in e[1:])
     assert e[0].summary == "iterparse, clear() and friends."
     assert e[1].summary == "RFC 822, RFC 3339 and the rest."
-    assert e[2].summary is None
+    assert e[2].summary == "Rust and Python, side by side: the recording."
     assert e[0].alternates == [
         Alternate(href="https://blog.example.org/de/posts/streaming-xml", hreflang="de")
     ]
-    assert e[2].videos == [Video(content_loc="https://talks.example.org/2024/rust-and-python.mp4")]
+    # Media URLs are resolved against the entry's xml:base, like its link.
+    assert e[2].videos == [
+        Video(
+            content_loc="https://talks.example.org/2024/rust-and-python.mp4",
+            thumbnail_loc="https://talks.example.org/2024/rust-and-python.jpg",
+        )
+    ]
     meta = result.meta
     assert meta.title == "Example Engineering Blog"
     assert meta.description == "Posts about building things."

@@ -596,3 +596,14 @@ def test_metadata_between_many_items_is_read_and_items_stay_in_order() -> None:
     assert locs == [f"https://example.com/{i}" for i in range(700)]
     assert doc.meta.language == "de"
     assert doc.meta.description == "late"
+
+
+def test_relative_media_urls_are_resolved_against_the_feed_url() -> None:
+    data = (
+        b'<rss version="2.0" xmlns:media="http://search.yahoo.com/mrss/"><channel>'
+        b"<title>t</title><link>https://e.com/</link><description>d</description>"
+        b'<item><link>https://e.com/a</link><media:content url="img/a.jpg" medium="image"/>'
+        b"</item></channel></rss>"
+    )
+    entries = list(sitemapconv.read(data, base_url="https://e.com/feed/"))
+    assert [i.loc for i in entries[0].images] == ["https://e.com/feed/img/a.jpg"]
