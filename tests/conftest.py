@@ -5,11 +5,12 @@ from __future__ import annotations
 import shutil
 import subprocess
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from pytest_httpserver import HTTPServer
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "samples"
@@ -40,3 +41,26 @@ def cli() -> Run:
         )
 
     return run
+
+
+@pytest.fixture(scope="session")
+def _threaded_loopback() -> Iterator[HTTPServer]:
+    server = HTTPServer(host="127.0.0.1", port=0, threaded=True)
+    server.start()
+    yield server
+    server.clear()
+    if server.is_running():
+        server.stop()
+
+
+@pytest.fixture
+def loopback(_threaded_loopback: HTTPServer) -> Iterator[HTTPServer]:
+    """A threaded server on 127.0.0.1, cleared for each test; unknown paths answer 404.
+
+    Threaded, so slow handlers do not serialise concurrent fetches; its ``log`` lists every
+    request it got. No test sends traffic anywhere but loopback.
+    """
+    _threaded_loopback.clear()
+    _threaded_loopback.no_handler_status_code = 404
+    yield _threaded_loopback
+    _threaded_loopback.clear()

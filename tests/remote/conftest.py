@@ -11,7 +11,6 @@ import shutil
 import socket
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -21,23 +20,10 @@ from pytest_httpserver import HTTPServer
 from .bodies import Run
 
 
-@pytest.fixture(scope="session")
-def _threaded_server() -> Iterator[HTTPServer]:
-    server = HTTPServer(host="127.0.0.1", port=0, threaded=True)
-    server.start()
-    yield server
-    server.clear()
-    if server.is_running():
-        server.stop()
-
-
 @pytest.fixture
-def server(_threaded_server: HTTPServer) -> Iterator[HTTPServer]:
-    """A clean threaded server for each test; unknown paths answer 404 (not 500)."""
-    _threaded_server.clear()
-    _threaded_server.no_handler_status_code = 404
-    yield _threaded_server
-    _threaded_server.clear()
+def server(loopback: HTTPServer) -> HTTPServer:
+    """The shared threaded loopback server (tests/conftest.py), under this suite's name."""
+    return loopback
 
 
 @pytest.fixture
