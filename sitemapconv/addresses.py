@@ -1,11 +1,16 @@
-"""Which hosts following may contact: the address classes behind a URL.
+"""Which hosts may be contacted: the address classes behind a host name or URL.
 
 A service that follows sitemap indexes from untrusted sites must not be steered into its
-own network (SSRF). A child whose host resolves to a loopback, private, link-local or
-otherwise non-public address is refused, unless the starting URL itself resolved to an
-address of the same class (a start on 127.0.0.1 allows other loopback children, and still
-refuses 10.x or 169.254.x). The check resolves the host with ``socket.getaddrinfo`` before
-any request; it cannot stop a DNS answer that changes between the check and the connection.
+own network (SSRF). An address that is loopback, private, link-local or otherwise
+non-public is refused, unless the user's start URL itself resolved to an address of the
+same class (a start on 127.0.0.1 allows other loopback children, and still refuses 10.x or
+169.254.x).
+
+The policy lives in :class:`sitemapconv.door.Door`; the check is made by the connection
+layer (:mod:`sitemapconv.transport`) on the very address it connects to, resolved once with
+:func:`resolve`, so a DNS answer that changes between a check and the connection
+(DNS rebinding) cannot slip through. :func:`resolve` and :func:`address_class` are looked up
+through this module at every use, so tests can simulate a "public" loopback address.
 """
 
 from __future__ import annotations
@@ -31,6 +36,24 @@ def address_class(address: str) -> str | None:
     if ip.is_private or not ip.is_global:
         return "private"
     return None
+
+
+def resolve(host: str, port: int) -> list[str]:
+    """The IP addresses to try for ``host`` (a literal is itself), in resolver order.
+
+    An empty list when the name does not resolve.
+    """
+    bare = host.strip("[]")
+    try:
+        ipaddress.ip_address(bare.split("%", 1)[0])
+        return [bare]
+    except ValueError:
+        pass
+    try:
+        infos = socket.getaddrinfo(bare, port, type=socket.SOCK_STREAM)
+    except (OSError, ValueError, UnicodeError):
+        return []
+    return list(dict.fromkeys(str(info[4][0]) for info in infos))
 
 
 def host_addresses(url: str) -> list[str]:

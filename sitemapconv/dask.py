@@ -45,8 +45,8 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
-from urllib.parse import urldefrag
 
+from .door import visit_key
 from .errors import SitemapError
 from .options import ReadOptions, build_options
 from .scaleout import (
@@ -151,14 +151,14 @@ def _followed(sites: list[tuple[str, list[str]]], opts: ReadOptions) -> list[db.
     summaries = dask.compute(*[dask.delayed(top_summary)(t) for t in tops])
     visited: dict[int, set[str]] = {}
     for (no, _, url), (_, _, base) in zip(plan, summaries, strict=True):
-        visited.setdefault(no, set()).update(urldefrag(u)[0] for u in (url, base) if u)
+        visited.setdefault(no, set()).update(visit_key(u) for u in (url, base) if u)
     pages: list[Any] = []
     listed: list[Listed] = []
-    for (no, site, url), top, (kind, children, base) in zip(plan, tops, summaries, strict=True):
+    for (no, site, _url), top, (kind, children, base) in zip(plan, tops, summaries, strict=True):
         if kind != "index":
             pages.append(dask.delayed(top_records)(top))
             continue
-        start = url if is_web(url) else None
+        start = site if is_web(site) else None  # the user's URL, never a discovered one
         sched = Scheduler(opts, FollowStats(), start, base, iter(()), visited[no])
         for child in children:
             ref = sched.admit(child, base, 1)
