@@ -134,6 +134,14 @@ def check_url(url: str, source: str | None = None) -> str:
         if urlsplit(url).scheme.lower() not in _WEB:
             raise Refused(f"not an http(s) URL: {url}", source=source or url)
         raise FetchError(f"malformed URL {url!r} (no host)", source=source or url)
+    host = parsed.host
+    if ":" not in host:  # a name or IPv4, not an IPv6 literal: RFC 1035 label lengths
+        labels = host[:-1].split(".") if host.endswith(".") else host.split(".")
+        if len(host) > 253 or any(not 0 < len(label) <= 63 for label in labels):
+            raise FetchError(
+                f"malformed URL {url!r} (empty or too long label in the host name)",
+                source=source or url,
+            )
     return url
 
 
@@ -246,8 +254,8 @@ class Door:
         try:
             scheme = urlsplit(child).scheme.lower()
             parent_scheme = urlsplit(parent).scheme.lower() if parent else ""
-        except ValueError as exc:
-            return f"malformed URL ({exc})"
+        except ValueError:  # malformed: check_url says so, and the child fails alone
+            return None
         if scheme in _WEB:
             return None
         if scheme == "file" and parent_scheme == "file":

@@ -137,9 +137,8 @@ class Chain:
         """Check the target (scheme, well-formed, literal address) and start an attempt."""
         reason = self.door.refuse(self.target)
         if reason is not None:
-            if self.hops:
-                raise Refused(f"redirect to {self.target} refused: {reason}", source=self.url)
-            raise Refused(reason, source=self.url)
+            where = f"redirect to {self.target} " if self.hops else ""
+            raise Refused(f"{where}refused: {reason}", source=self.url)
         return self.door.extensions(self.door.attempt_deadline(self.deadline))
 
     def headers(self) -> dict[str, str]:
@@ -157,6 +156,8 @@ class Chain:
 
     def after_error(self, exc: Exception) -> float:
         """Seconds to wait before resending after a transport error; else raise FetchError."""
+        if "location header" in str(exc):  # httpx could not parse a redirect's Location
+            raise FetchError(f"redirect to a malformed URL ({exc})", source=self.url) from None
         delay = (
             retry_delay(self.attempt + 1, None, None, self.options)
             if transport_retryable(exc)

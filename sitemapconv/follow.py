@@ -285,7 +285,7 @@ class Scheduler:
             stats.refused += 1
             self.warn(f"{where}: child sitemap {url} not followed: {refusal}")
             return None
-        if is_web(url):
+        if is_web(url) or not url.lower().startswith("file:"):
             try:
                 check_url(url)
             except SitemapError as exc:
