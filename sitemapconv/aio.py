@@ -4,8 +4,8 @@ For callers already inside an event loop. Network I/O runs on the async client o
 :func:`sitemapconv.door.make_async_client`, through the same :class:`~sitemapconv.door.Door`
 as the sync reader (:class:`sitemapconv.fetch.Chain`: redirects, retries, deadlines, address
 checks, header scoping). Parsing stays with the sync readers, which run in worker threads
-(``asyncio.to_thread``) so that a large document never blocks the loop; entries cross back in
-batches.
+(one parser thread per document: lxml's parsers must not move between threads) so that a
+large document never blocks the loop; entries cross back in batches.
 
 Memory is that of the sync reader: every fetched body is spooled (in memory up to 1 MiB,
 then to a temporary file) as it arrives, raw and capped, and parsed streaming from there;
@@ -19,10 +19,12 @@ not depend on the size of a child.
 from __future__ import annotations
 
 import asyncio
+import functools
 import tempfile
-from collections.abc import AsyncGenerator, AsyncIterator, Iterator
+from collections.abc import AsyncGenerator, AsyncIterator, Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, BinaryIO
+from typing import TYPE_CHECKING, Any, BinaryIO, TypeVar
 
 from .door import Door, Refused
 from .errors import FetchError, SitemapError
@@ -46,6 +48,23 @@ if TYPE_CHECKING:
     from .source import Source
 
 _BATCH = 500
+
+T = TypeVar("T")
+
+
+class _Parser:
+    """The one thread in which a document's parsing happens, start to end."""
+
+    def __init__(self) -> None:
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sitemapconv-parse")
+
+    async def run(self, fn: Callable[..., T], *args: Any) -> T:
+        return await asyncio.get_running_loop().run_in_executor(
+            self._pool, functools.partial(fn, *args)
+        )
+
+    def shutdown(self) -> None:
+        self._pool.shutdown(wait=True)
 
 
 class AsyncFetcher:
@@ -162,7 +181,9 @@ class AsyncDocument:
     async def __aexit__(self, *exc: object) -> None:
         await self.aclose()
 
-    async def _open_top(self, fetcher: AsyncFetcher | None) -> tuple[Document, str | None]:
+    async def _open_top(
+        self, fetcher: AsyncFetcher | None, parser: _Parser
+    ) -> tuple[Document, str | None]:
         from .api import open_document
 
         opts, source = self._options, self.source
@@ -170,7 +191,7 @@ class AsyncDocument:
             body, final = await fetcher.fetch(source)
             base = opts.base_url or final
             try:
-                doc = await asyncio.to_thread(
+                doc = await parser.run(
                     open_document, body, self._requested_format, replace(opts, base_url=base)
                 )
             except BaseException:
@@ -178,7 +199,7 @@ class AsyncDocument:
                 raise
             doc._on_close = _closing(doc._on_close, body.close)
             return doc, base
-        doc = await asyncio.to_thread(open_document, source, self._requested_format, opts)
+        doc = await parser.run(open_document, source, self._requested_format, opts)
         return doc, document_location(source, opts)
 
     async def _run(self) -> AsyncGenerator[Entry, None]:
@@ -188,20 +209,21 @@ class AsyncDocument:
         door.budget.take()
         fetcher = AsyncFetcher(opts, door) if is_url else None
         doc: Document | None = None
+        parser = _Parser()
         try:
-            doc, location = await self._open_top(fetcher)
+            doc, location = await self._open_top(fetcher, parser)
             self.format = doc.format
             self.stats.sitemaps = 1
             if not opts.follow or doc.format != "index":
                 it = iter(doc)
-                while batch := await asyncio.to_thread(_take, it):
+                while batch := await parser.run(_take, it):
                     self.stats.entries += len(batch)
                     for entry in batch:
                         yield entry
                 return
             top = doc
-            children = await asyncio.to_thread(lambda: [e.loc for e in top])
-            top.close()  # the index is read: its spool goes before any child comes
+            children = await parser.run(lambda: [e.loc for e in top])
+            await parser.run(top.close)  # the index is read: its spool goes before any child
             start = source if is_url and isinstance(source, str) else None
             sched = Scheduler(opts, self.stats, start, location, iter(children), door=door)
             sched.mark_visited(location or doc.source)
@@ -209,11 +231,12 @@ class AsyncDocument:
                 sched.mark_visited(start)
             if fetcher is None:
                 fetcher = AsyncFetcher(opts, door)  # a local index may list remote children
-            async for entry in _drive(sched, fetcher, opts):
+            async for entry in _drive(sched, fetcher, opts, parser):
                 yield entry
         finally:
             if doc is not None:
-                doc.close()
+                await parser.run(doc.close)
+            parser.shutdown()
             if fetcher is not None:
                 await fetcher.aclose()
 
@@ -248,7 +271,7 @@ async def _download(ref: Ref, sched: Scheduler, fetcher: AsyncFetcher) -> Downlo
 
 
 async def _drive(
-    sched: Scheduler, fetcher: AsyncFetcher, options: ReadOptions
+    sched: Scheduler, fetcher: AsyncFetcher, options: ReadOptions, parser: _Parser
 ) -> AsyncIterator[Entry]:
     tasks: list[asyncio.Task[Download]] = []
     completed = False
@@ -264,7 +287,7 @@ async def _drive(
                 break
             download = await head.handle
             current = stream_child(sched, head, download, options)
-            while batch := await asyncio.to_thread(_take, current):
+            while batch := await parser.run(_take, current):
                 for entry in batch:
                     yield entry
             current = None
@@ -273,7 +296,7 @@ async def _drive(
         sched.finish()
     finally:
         if current is not None:
-            current.close()  # type: ignore[attr-defined]
+            await parser.run(current.close)  # type: ignore[attr-defined]
         if not completed:
             for task in tasks:
                 task.cancel()
