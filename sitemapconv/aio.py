@@ -276,16 +276,27 @@ async def _drive(
     tasks: list[asyncio.Task[Download]] = []
     completed = False
     current: Iterator[Entry] | None = None
+
+    def start() -> None:
+        for slot in sched.to_start():
+            task = asyncio.ensure_future(_download(slot.ref, sched, fetcher))
+            tasks.append(task)
+            slot.handle = task
+
     try:
         while True:
-            for slot in sched.to_start():
-                task = asyncio.ensure_future(_download(slot.ref, sched, fetcher))
-                tasks.append(task)
-                slot.handle = task
+            start()
             head = sched.head()
             if head is None:
                 break
-            download = await head.handle
+            while not head.handle.done():
+                # Wait for the head, starting the next child whenever any download ends.
+                busy = [s.handle for s in sched.pending() if isinstance(s.handle, asyncio.Task)]
+                await asyncio.wait(
+                    [t for t in busy if not t.done()], return_when=asyncio.FIRST_COMPLETED
+                )
+                start()
+            download = head.handle.result()
             current = stream_child(sched, head, download, options)
             while batch := await parser.run(_take, current):
                 for entry in batch:

@@ -38,7 +38,7 @@ import shutil
 import tempfile
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO
@@ -229,6 +229,14 @@ class Slot:
     handle: Any = None
 
 
+def _busy(handle: Any) -> bool:
+    """True for a started child whose download is not over (a reserved slot included)."""
+    if handle is True:
+        return True
+    done = getattr(handle, "done", None)
+    return callable(done) and not done()
+
+
 class Scheduler:
     """The order, limits and bookkeeping of a follow, without any I/O of its own.
 
@@ -259,9 +267,10 @@ class Scheduler:
         self._top = top
         self._refs = top_children
         self._queue: deque[Slot] = deque()
-        self._running = 0
         self._limit_warned = False
         self.concurrency = max(1, options.concurrency)
+        #: Children downloaded ahead of the one being read, at most (spooled meanwhile).
+        self.lookahead = 4 * self.concurrency
 
     def warn(self, message: str) -> None:
         emit_warning(self.options.on_warning, message)
@@ -326,24 +335,35 @@ class Scheduler:
                 return ref
         return None
 
+    def in_flight(self) -> int:
+        """Children started and not finished downloading (a handle with ``done()`` false)."""
+        return sum(1 for slot in self._queue if _busy(slot.handle))
+
     def to_start(self) -> list[Slot]:
-        """The slots to start now; the driver sets each one's ``handle``."""
+        """The slots to start now; the driver sets each one's ``handle``.
+
+        Up to ``concurrency`` downloads run at once, also while the head child is being
+        read or awaited: a finished download frees its place at once, so one slow child
+        does not stall the others. At most ``lookahead`` children wait, spooled, for their
+        turn.
+        """
         started: list[Slot] = []
+        running = self.in_flight()
         for slot in self._queue:
             if slot.handle is not None:
                 continue
-            if self._running >= self.concurrency and slot is not self._queue[0]:
+            if running >= self.concurrency and slot is not self._queue[0]:
                 break
             slot.handle = True  # reserved: the driver replaces it with its own handle
-            self._running += 1
+            running += 1
             started.append(slot)
-        while self._running < self.concurrency:
+        while running < self.concurrency and len(self._queue) < self.lookahead:
             ref = self._next_top()
             if ref is None:
                 break
             slot = Slot(ref, handle=True)
             self._queue.append(slot)
-            self._running += 1
+            running += 1
             started.append(slot)
         return started
 
@@ -354,7 +374,6 @@ class Scheduler:
     def deliver(self, slot: Slot, result: Result) -> list[Entry]:
         """Account for the head child's result; returns its entries, in order."""
         self._queue.popleft()
-        self._running -= 1
         for message in result.warnings:
             self.warn(message)
         stats, url = self.stats, slot.ref.url
@@ -655,21 +674,29 @@ def _drive(
 
     pool = ThreadPoolExecutor(max_workers=sched.concurrency, thread_name_prefix="sitemapconv")
     completed = False
+
+    def start() -> None:
+        nonlocal fetcher
+        for slot in sched.to_start():
+            if fetcher is None and is_web(slot.ref.url):
+                fetcher = Fetcher(options, door=sched.door)  # local index, remote children
+            if is_web(slot.ref.url):
+                slot.handle = pool.submit(download_child, slot.ref, options, fetcher, sched.guard)
+            else:
+                slot.handle = Download("local")
+
     try:
         while True:
-            for slot in sched.to_start():
-                if fetcher is None and is_web(slot.ref.url):
-                    fetcher = Fetcher(options, door=sched.door)  # local index, remote children
-                if is_web(slot.ref.url):
-                    slot.handle = pool.submit(
-                        download_child, slot.ref, options, fetcher, sched.guard
-                    )
-                else:
-                    slot.handle = Download("local")
+            start()
             head = sched.head()
             if head is None:
                 break
             handle = head.handle
+            while isinstance(handle, Future) and not handle.done():
+                # Wait for the head, starting the next child whenever any download ends.
+                busy = [s.handle for s in sched.pending() if isinstance(s.handle, Future)]
+                wait([h for h in busy if not h.done()], return_when=FIRST_COMPLETED)
+                start()
             download = handle if isinstance(handle, Download) else handle.result()
             yield from stream_child(sched, head, download, options)
         completed = True
