@@ -241,8 +241,8 @@ class Door:
         except FetchError as exc:
             return exc.reason
         host = urlsplit(url).hostname or ""
-        bare = host.strip("[]")
-        if bare and addresses.resolve(bare, 0) == [bare]:  # a literal: no lookup needed
+        bare = addresses.literal(host) if host else None
+        if bare is not None:  # a literal: known without any lookup
             return self.refuse_address(host, bare)
         return None
 

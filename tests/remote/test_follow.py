@@ -11,7 +11,8 @@ from pytest_httpserver import HTTPServer
 from werkzeug import Request, Response
 
 import sitemapconv
-from sitemapconv.addresses import address_class, is_blocked
+from sitemapconv.addresses import address_class
+from sitemapconv.door import Door
 from sitemapconv.follow import FollowedDocument, include_filter
 
 from .bodies import Run, gz, index, paths_requested, urlset
@@ -222,6 +223,10 @@ def test_address_classes() -> None:
     assert address_class("::ffff:10.0.0.1") == "private"
     assert address_class("0.0.0.0") == "reserved"
     assert address_class("93.184.216.34") is None
+
+
+def is_blocked(url: str, start: str | None) -> str | None:
+    return Door(sitemapconv.ReadOptions(), start).refuse(url)
 
 
 def test_is_blocked_depends_on_the_start() -> None:
