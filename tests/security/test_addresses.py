@@ -135,3 +135,25 @@ def test_dask_tasks_refuse_internal_children(server: HTTPServer, internal: HTTPS
     assert [r["loc"] for r in rows if r["loc"]] == ["https://public.example/a"]
     assert any(r["error"] and "refused" in r["error"] for r in rows)
     assert internal.log == []
+
+
+def test_dask_discovery_does_not_make_an_internal_url_the_start(
+    server: HTTPServer, internal: HTTPServer
+) -> None:
+    pytest.importorskip("dask")
+    import dask
+
+    from sitemapconv.dask import read_sitemaps
+
+    internal.expect_request("/index.xml").respond_with_data(index(["/child.xml"]))
+    internal.expect_request("/child.xml").respond_with_data(urlset(["https://intranet/x"]))
+    server.expect_request("/robots.txt").respond_with_data(
+        f"Sitemap: {internal.url_for('/index.xml')}\n", content_type="text/plain"
+    )
+    server.expect_request("/sitemap.xml").respond_with_data(urlset(["https://public.example/"]))
+    with dask.config.set(scheduler="sync"):
+        rows = read_sitemaps(
+            [server.url_for("/")], discover=True, follow=True, retries=0, timeout=2
+        ).compute()
+    assert [r["loc"] for r in rows if r["loc"]] == ["https://public.example/"]
+    assert internal.log == []
