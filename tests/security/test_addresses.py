@@ -131,7 +131,9 @@ def test_dask_tasks_refuse_internal_children(server: HTTPServer, internal: HTTPS
     server.expect_request("/index.xml").respond_with_data(index(["/a.xml", secret]))
     server.expect_request("/a.xml").respond_with_data(urlset(["https://public.example/a"]))
     with dask.config.set(scheduler="sync"):
-        rows = read_sitemaps([server.url_for("/index.xml")], follow=True, retries=0).compute()
+        rows = read_sitemaps(
+            [server.url_for("/index.xml")], follow=True, retries=0, on_warning=_quiet
+        ).compute()
     assert [r["loc"] for r in rows if r["loc"]] == ["https://public.example/a"]
     assert any(r["error"] and "refused" in r["error"] for r in rows)
     assert internal.log == []
@@ -153,7 +155,16 @@ def test_dask_discovery_does_not_make_an_internal_url_the_start(
     server.expect_request("/sitemap.xml").respond_with_data(urlset(["https://public.example/"]))
     with dask.config.set(scheduler="sync"):
         rows = read_sitemaps(
-            [server.url_for("/")], discover=True, follow=True, retries=0, timeout=2
+            [server.url_for("/")],
+            discover=True,
+            follow=True,
+            retries=0,
+            timeout=2,
+            on_warning=_quiet,
         ).compute()
     assert [r["loc"] for r in rows if r["loc"]] == ["https://public.example/"]
     assert internal.log == []
+
+
+def _quiet(_message: str) -> None:
+    pass
