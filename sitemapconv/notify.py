@@ -290,7 +290,7 @@ def iter_indexnow(
         return
     import httpx
 
-    from .door import Door
+    from .door import Door, Refused
 
     door = Door(opts, endpoint)  # the endpoint the caller gave is the start
     with _client(opts, door) as client:
@@ -303,7 +303,10 @@ def iter_indexnow(
                 )  # fmt: skip
 
             answer, error, attempts = send_with_retries(
-                send, opts, transport_errors=(httpx.TransportError, SitemapError)
+                send,
+                opts,
+                transport_errors=(httpx.TransportError, SitemapError),
+                final_errors=(Refused,),
             )
             if answer is None:
                 yield _result(
@@ -413,7 +416,7 @@ def ping(
         return PingResult(url=url, sent=False, ok=True, message="not sent (dry run)")
     import httpx
 
-    from .door import Door
+    from .door import Door, Refused
 
     door = Door(opts, url)  # the engine the caller named is the start; its redirects are hops
     with _client(opts, door) as client:
@@ -421,6 +424,7 @@ def ping(
             lambda: _send(client, door, "GET", url, follow_redirects=True),
             opts,
             transport_errors=(httpx.TransportError, SitemapError),
+            final_errors=(Refused,),
         )
     if answer is None:
         return PingResult(

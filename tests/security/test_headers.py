@@ -84,10 +84,11 @@ def test_ping_redirect_neither_leaks_headers_nor_goes_inward(
         "", status=302, headers={"Location": internal.url_for("/admin")}
     )
     internal.expect_request("/admin").respond_with_data("ok")
-    opts = sitemapconv.ReadOptions(headers={"Authorization": SECRET}, retries=0)
+    opts = sitemapconv.ReadOptions(headers={"Authorization": SECRET}, retries=3)
     result = ping(server.url_for("/ping?s={}"), "https://example.com/sitemap.xml", options=opts)
     assert not result.ok
     assert "refused" in result.message
+    assert result.attempts == 1  # a refusal is final: not retried
     assert _auth(server) == [SECRET]
     assert _auth(other) == [None]
     assert internal.log == []
