@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from .api import convert, read, write
 from .detect import detect
+from .diff import Change, Comparison, DiffStats, diff
 from .discover import Found, discover
 from .errors import (
     FetchError,
@@ -45,6 +46,9 @@ def __getattr__(name: str) -> Any:
 __all__ = [
     "Alternate",
     "AsyncDocument",
+    "Change",
+    "Comparison",
+    "DiffStats",
     "Document",
     "Entry",
     "FeedMeta",
@@ -71,6 +75,7 @@ __all__ = [
     "aread",
     "convert",
     "detect",
+    "diff",
     "discover",
     "read",
     "validate",

@@ -21,7 +21,7 @@ from collections.abc import AsyncGenerator, AsyncIterator, Callable, Iterator
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from .errors import FetchError
+from .errors import FetchError, SitemapError
 from .follow import FollowStats, Ref, Result, Scheduler, document_location, is_web, read_child
 from .model import Entry
 from .options import ReadOptions, build_options
@@ -49,6 +49,8 @@ class AsyncFetcher:
 
         from .fetch import client_settings
 
+        if options.cache is not None:  # hishel's async SQLite storage needs anysqlite
+            raise SitemapError("cache= works with read(), not with aread()", source="aread")
         self.options = options
         self._client = httpx.AsyncClient(**client_settings(options))  # type: ignore[arg-type]
 
