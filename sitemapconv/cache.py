@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import logging
 import os
 import sqlite3
 import threading
@@ -54,6 +55,11 @@ from .model import Entry, When
 if TYPE_CHECKING:
     from .follow import FollowStats
     from .options import ReadOptions
+
+# hishel logs the storage failures it survives (a full disk: the response is served uncached)
+# with logger.exception; without a handler Python's last-resort handler would print each
+# with a traceback. Applications that configure logging still get them.
+logging.getLogger("hishel").addHandler(logging.NullHandler())
 
 #: hishel's database, inside the cache folder.
 DATABASE = "http-cache.sqlite"
@@ -140,7 +146,28 @@ class HttpCache:
             reason = exc.strerror or str(exc)
             where = str(self.directory)
             raise SitemapError(f"cannot use the cache folder ({reason})", source=where) from None
+        for name in (DATABASE, LISTED_DATABASE):
+            _check_database(self.directory / name)
         return _CacheTransport(self, network)
+
+
+def _check_database(path: Path) -> None:
+    """Refuse a cache file SQLite cannot open, in one line, before hishel meets it.
+
+    hishel treats storage errors met while serving as cache misses and logs them with a
+    traceback; a file that is not a database at all is the user's to fix.
+    """
+    try:
+        db = sqlite3.connect(path, timeout=_BUSY_MS / 1000)
+        try:
+            db.execute("PRAGMA schema_version").fetchone()
+        finally:
+            db.close()
+    except sqlite3.Error as exc:
+        raise SitemapError(
+            f"cannot use the cache ({path.name}: {exc}); delete it or choose another folder",
+            source=str(path.parent),
+        ) from None
 
 
 def _key(url: str) -> str:

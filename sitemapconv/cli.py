@@ -431,6 +431,12 @@ def convert(
         raise typer.BadParameter(
             "give at least one INPUT (a path, a URL, or -)", param_hint="INPUT"
         )
+    if diff is None and diff_fields is not None:
+        raise typer.BadParameter("goes with --diff OLD", param_hint="--diff-fields")
+    if diff is not None and (validate or use_dask or scheduler is not None or discover):
+        raise typer.BadParameter(
+            "does not combine with --validate, --dask or --discover", param_hint="--diff"
+        )
     if validate:
         from .report import FORMATS, run
 

@@ -211,4 +211,6 @@ def summary_line(
     parts.append(f"{warnings:,} warning{'' if warnings == 1 else 's'}")
     if progress is not None and progress.failed:
         parts.append(f"{progress.failed:,} sitemaps failed")
+    if progress is not None and progress.cache_hits:
+        parts.append(f"{progress.cache_hits:,} sitemaps from the cache")
     return "; ".join(parts)

@@ -354,6 +354,48 @@ def test_cli_bad_old_side_is_one_line(cli: Run, snapshots: tuple[Path, Path]) ->
     assert len(lines) == 1 and "missing.xml" in lines[0] and "Traceback" not in lines[0]
 
 
+@pytest.mark.parametrize(
+    ("extra", "hint"),
+    [
+        (["--validate"], "--diff"),
+        (["--dask"], "--diff"),
+        (["--discover"], "--diff"),
+        (["--diff-fields", "colour"], "--diff-fields"),
+        (["--diff-fields", "title", "--diff", "{new}"], "INPUT"),  # two INPUTs
+    ],
+)
+def test_cli_usage_errors(
+    cli: Run, snapshots: tuple[Path, Path], extra: list[str], hint: str
+) -> None:
+    old, new = snapshots
+    args = [a.format(new=new) for a in extra]
+    if "--diff" not in args:
+        args += ["--diff", str(old)]
+    else:
+        args = [str(old), *args]
+    done = cli(str(new), *args)
+    assert done.returncode == 2, done.stderr
+    assert hint in done.stderr.decode()
+
+
+def test_cli_diff_fields_without_diff(cli: Run, snapshots: tuple[Path, Path]) -> None:
+    _, new = snapshots
+    done = cli(str(new), "--diff-fields", "title", "-t", "txt")
+    assert done.returncode == 2
+    assert "--diff" in done.stderr.decode()
+
+
+def test_cli_old_side_from_stdin(cli: Run, snapshots: tuple[Path, Path]) -> None:
+    old, new = snapshots
+    done = cli(str(new), "--diff", "-", stdin=old.read_bytes())
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.decode().splitlines() == [
+        "~ https://a.example/updated",
+        "+ https://a.example/fresh",
+        "- https://a.example/gone",
+    ]
+
+
 def test_cli_indexnow_submits_only_added_and_changed(
     cli: Run, snapshots: tuple[Path, Path]
 ) -> None:

@@ -76,9 +76,10 @@ def main() -> None:
     exe = Path(sys.executable).with_name("sitemapconv")
     out = OUT / "changes.jsonl"
     start = time.perf_counter()
+    command = [str(exe), str(new), "--diff", str(old), "-t", "jsonl", "-o", str(out)]
+    command += ["--max-bytes", str(10**9)]  # each file is over the default cap of 100 MB
     child = subprocess.Popen(
-        [str(exe), str(new), "--diff", str(old), "-t", "jsonl", "-o", str(out)]
-        + ["--max-bytes", str(1 << 30)],  # each file is over the default 100 MB cap
+        command,
         stderr=subprocess.PIPE,
     )
     assert child.stderr is not None
