@@ -8,6 +8,7 @@ and the status it sent. Counting these is what the tests assert.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import subprocess
 import threading
@@ -20,6 +21,7 @@ import pytest
 
 import sitemapconv
 from sitemapconv.follow import FollowedDocument
+from sitemapconv.progress import Progress
 
 from ..conftest import Run, _console_script
 
@@ -312,3 +314,24 @@ def test_cli_trust_without_cache_is_a_usage_error(cli: Run) -> None:
     done = cli("x.xml", "--trust-index-lastmod")
     assert done.returncode == 2
     assert b"--cache" in done.stderr
+
+
+def test_progress_line_counts_cache_hits() -> None:
+    shown = Progress()
+    shown.sitemap_fetched("https://a.example/s.xml")
+    assert "from cache" not in shown.line()
+    shown.cache_hit()
+    shown.cache_hit()
+    assert "2 from cache" in shown.line()
+
+
+def test_aread_refuses_a_cache_clearly(site: Site, tmp_path: Path) -> None:
+    site.bodies["/one.xml"] = urlset(["https://pages.example/a"])
+
+    async def collect() -> list[str]:
+        async with sitemapconv.aread(site.url("/one.xml"), cache=tmp_path / "c") as doc:
+            return [entry.loc async for entry in doc]
+
+    with pytest.raises(sitemapconv.SitemapError, match="not with aread"):
+        asyncio.run(collect())
+    assert site.take_log() == []
