@@ -264,6 +264,8 @@ class Comparison:
         return tuple(changed), old_lastmod
 
     def __iter__(self) -> Iterator[Change]:
+        if self._started and self._spool is None:
+            raise RuntimeError("a Comparison can be iterated only once")
         try:
             self.prime()
             yield from self._added_and_changed()

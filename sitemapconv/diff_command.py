@@ -6,7 +6,8 @@ records*, one per added, removed or changed URL:
 - ``jsonl``: ``{"change": "changed", "loc": ..., "old_lastmod": ..., "new_lastmod": ...,
   "fields": ["lastmod"]}`` (dates as W3C text, ``null`` when absent);
 - ``csv``: the header ``change,loc,old_lastmod,new_lastmod,fields`` (fields space-separated);
-- ``txt``: ``+ URL`` (added), ``- URL`` (removed), ``~ URL`` (changed).
+- ``txt``: ``+ URL`` (added), ``- URL`` (removed), ``~ URL`` (changed), the URL
+  percent-encoded as the ``txt`` writer does.
 
 Every other writer of the registry (``xml``, ``rss``, ``atom``, plug-ins...) gets the added
 and changed *entries* of the new side, as that format: a sitemap or feed of what is new.
@@ -27,6 +28,7 @@ from .filters import FilterOptions
 from .model import When
 from .options import ReadOptions
 from .sink import Dest, dest_name, open_dest
+from .urls import encode_url
 
 #: Output formats written as change records rather than as entries.
 RECORD_FORMATS: tuple[str, ...] = ("jsonl", "csv", "txt")
@@ -73,7 +75,8 @@ def _csv(changes: Iterable[Change], out: BinaryIO) -> int:
 def _txt(changes: Iterable[Change], out: BinaryIO) -> int:
     count = 0
     for c in changes:
-        out.write(f"{_TXT_MARK[c.change]} {c.loc}\n".encode("utf-8", "surrogatepass"))
+        # Percent-encoded like the txt writer's URLs, so one never spans lines.
+        out.write(f"{_TXT_MARK[c.change]} {encode_url(c.loc)}\n".encode("utf-8", "surrogatepass"))
         count += 1
     return count
 

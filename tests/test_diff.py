@@ -337,6 +337,25 @@ def test_many_urls_against_a_plain_set_computation(tmp_path: Path) -> None:
     assert got["changed"] and got["added"] and got["removed"]
 
 
+def test_txt_output_keeps_one_url_per_line(cli: Run, tmp_path: Path) -> None:
+    old = tmp_path / "old.txt"
+    old.write_text("https://a.example/x\n")
+    new = tmp_path / "new.xml"
+    new.write_text(urlset([("https://a.example/a b\n+ https://evil.example/", None)]))
+    done = cli(str(new), "--diff", str(old), "-q")
+    assert done.stdout.decode().splitlines() == [
+        "+ https://a.example/a%20b+%20https://evil.example/",
+        "- https://a.example/x",
+    ]
+
+
+def test_a_comparison_is_iterated_once(snapshots: tuple[Path, Path]) -> None:
+    comparison = sitemapconv.diff(*snapshots)
+    assert len(list(comparison)) == 3
+    with pytest.raises(RuntimeError, match="once"):
+        list(comparison)
+
+
 def test_iterables_of_entries() -> None:
     old = [sitemapconv.Entry("https://a.example/1"), sitemapconv.Entry("https://a.example/2")]
     new = [sitemapconv.Entry("https://a.example/2"), sitemapconv.Entry("https://a.example/3")]
