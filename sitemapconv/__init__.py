@@ -29,10 +29,11 @@ from .version import __version__
 
 if TYPE_CHECKING:
     from .aio import AsyncDocument, aread
+    from .cache import HttpCache
     from .follow import FollowStats
 
 #: Names imported on first use, because their modules pull in asyncio or threads.
-_LAZY = {"aread": "aio", "AsyncDocument": "aio", "FollowStats": "follow"}
+_LAZY = {"aread": "aio", "AsyncDocument": "aio", "FollowStats": "follow", "HttpCache": "cache"}
 
 
 def __getattr__(name: str) -> Any:
@@ -58,6 +59,7 @@ __all__ = [
     "FollowStats",
     "FormatError",
     "Found",
+    "HttpCache",
     "Image",
     "LimitError",
     "News",

@@ -33,12 +33,23 @@ class Site:
 
     def __init__(self) -> None:
         self.bodies: dict[str, bytes] = {}
+        #: Extra response headers per path; "Location" makes the path a 301 redirect.
+        self.headers: dict[str, dict[str, str]] = {}
         self.log: list[tuple[str, bool, int]] = []
         self.lock = threading.Lock()
         site = self
 
         class Handler(BaseHTTPRequestHandler):
             def do_GET(self) -> None:
+                extra = site.headers.get(self.path, {})
+                if "Location" in extra:
+                    with site.lock:
+                        site.log.append((self.path, "If-None-Match" in self.headers, 301))
+                    self.send_response(301)
+                    self.send_header("Location", extra["Location"])
+                    self.send_header("Content-Length", "0")
+                    self.end_headers()
+                    return
                 body = site.bodies.get(self.path)
                 conditional = "If-None-Match" in self.headers or "If-Modified-Since" in self.headers
                 if body is None:
@@ -52,6 +63,8 @@ class Site:
                 if body is not None:
                     self.send_header("ETag", etag)
                     self.send_header("Last-Modified", formatdate(1_700_000_000, usegmt=True))
+                for name, value in extra.items():
+                    self.send_header(name, value)
                 if status == 200:
                     assert body is not None
                     self.send_header("Content-Length", str(len(body)))
@@ -268,6 +281,39 @@ def test_a_body_is_never_served_for_another_url(site: Site, tmp_path: Path) -> N
     pages, _ = read_all(site.url("/index.xml"), cache=tmp_path / "c")
     assert pages == index.all_pages()
     assert len(set(pages)) == 4
+
+
+def test_query_strings_are_different_urls(site: Site, tmp_path: Path) -> None:
+    site.bodies["/q.xml?page=1"] = urlset(["https://pages.example/one"])
+    site.bodies["/q.xml?page=2"] = urlset(["https://pages.example/two"])
+    for _ in range(2):
+        for page, loc in ((1, "one"), (2, "two")):
+            doc = sitemapconv.read(site.url(f"/q.xml?page={page}"), cache=tmp_path / "c")
+            assert [e.loc for e in doc] == [f"https://pages.example/{loc}"]
+    assert [status for _, _, status in site.take_log()] == [200, 200, 304, 304]
+
+
+def test_redirect_hops_are_cached_under_their_own_urls(site: Site, tmp_path: Path) -> None:
+    site.headers["/moved.xml"] = {"Location": site.url("/here.xml")}
+    site.bodies["/here.xml"] = urlset(["https://pages.example/here"])
+    for _ in range(2):
+        doc = sitemapconv.read(site.url("/moved.xml"), cache=tmp_path / "c")
+        assert [e.loc for e in doc] == ["https://pages.example/here"]
+    assert site.take_log() == [
+        ("/moved.xml", False, 301),
+        ("/here.xml", False, 200),
+        ("/moved.xml", False, 301),  # a redirect's empty body is never stored
+        ("/here.xml", True, 304),
+    ]
+
+
+def test_no_store_is_honoured(site: Site, tmp_path: Path) -> None:
+    site.bodies["/private.xml"] = urlset(["https://pages.example/p"])
+    site.headers["/private.xml"] = {"Cache-Control": "no-store"}
+    for _ in range(2):
+        doc = sitemapconv.read(site.url("/private.xml"), cache=tmp_path / "c")
+        assert [e.loc for e in doc] == ["https://pages.example/p"]
+    assert site.take_log() == [("/private.xml", False, 200), ("/private.xml", False, 200)]
 
 
 def test_single_document_read_is_cached(site: Site, tmp_path: Path) -> None:
