@@ -6,7 +6,8 @@ Field mapping (PROTOCOL.md §8, §11):
   first with ``type="text/html"`` (or ``application/xhtml+xml``), else the first. Never
   ``rel="self"``, ``"enclosure"``, ``"edit"``... ``href`` is resolved against ``xml:base``
   (inherited from the feed, the entry and the link itself) and then the document URL. An
-  entry with no such link is skipped with a warning.
+  entry with no such link takes its ``id`` when that is an absolute http(s) URL (as
+  feedparser does); otherwise it is skipped with a warning.
 - ``alternates``: the other alternate links that carry an ``hreflang``, as
   ``Alternate(href, hreflang)``.
 - ``lastmod``: ``updated``; else ``published``, with a warning.
@@ -41,6 +42,7 @@ from .feedxml import (
     date_of,
     element_base,
     is_absolute,
+    is_web_url,
     resolve,
     text_of,
 )
@@ -174,6 +176,8 @@ class _AtomState:
                 summary = summary or text_of(child)
         base = element_base(item, self.base)
         loc, alternates, enclosures = self._links(links, base)
+        if loc is None and ident and is_web_url(ident):
+            loc = ident  # RFC 4287 §4.2.6: an id is an absolute IRI, often the page itself
         if loc is None:
             self.notes.warn(
                 "entries skipped for want of a URL",
