@@ -33,6 +33,7 @@ _READERS: dict[str, str] = {
     "atom": "sitemapconv.readers.atom:AtomReader",
     "atom03": "sitemapconv.readers.atom03:Atom03Reader",
     "txt": "sitemapconv.readers.text:TextReader",
+    "feedparser": "sitemapconv.readers.feedparser_reader:FeedparserReader",
 }
 
 _WRITERS: dict[str, str] = {

@@ -30,6 +30,7 @@ from ..detect import Head
 from ..errors import FormatError
 from ..model import Entry, When
 from . import ReadContext, Reader
+from .feedparser_reader import with_rescue
 from .feedxml import (
     ATOM_NS,
     DC_NS,
@@ -283,6 +284,10 @@ class RssReader(Reader):
         return 0.0
 
     def read(self, stream: BinaryIO, ctx: ReadContext) -> Iterator[Entry]:
+        # A feed it reads nothing from goes to feedparser (sitemapconv.readers.feedparser_reader).
+        return with_rescue(self.read_streaming, stream, ctx, self.name)
+
+    def read_streaming(self, stream: BinaryIO, ctx: ReadContext) -> Iterator[Entry]:
         state = _RssState(ctx)
         parser = ItemParser(stream, ctx, _ITEM_TAGS, state.on_meta)
         count = 0
