@@ -29,7 +29,7 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import Any, BinaryIO, ClassVar
 
-from ..dates import parse_w3c
+from ..dates import parse_loose, parse_rfc822, parse_w3c
 from ..detect import BOM_UTF8, Head
 from ..errors import FormatError, ParseError
 from ..model import CHANGEFREQS, Entry, Image, Video, When
@@ -115,7 +115,14 @@ def _date(obj: Mapping[str, Any], key: str, notes: Notes) -> When | None:
         return None
     when = parse_w3c(text)
     if when is None:
-        notes.warn("invalid dates", f"invalid date {text!r} in {key!r}; left empty")
+        when = parse_rfc822(text) or parse_loose(text)
+        if when is None:
+            notes.warn("invalid dates", f"invalid date {text!r} in {key!r}; left empty")
+        else:
+            notes.warn(
+                "dates parsed loosely",
+                f"{key} {text!r} is not RFC 3339; parsed loosely as {when}",
+            )
     return when
 
 

@@ -189,3 +189,17 @@ def test_cli_reads_cdf(cli: Run, tmp_path) -> None:  # type: ignore[no-untyped-d
     ]
     forced = cli(str(path), "-f", "feedparser", "-t", "txt", "-q")
     assert forced.returncode == 0 and forced.stdout == done.stdout
+
+
+def test_fallback_is_bounded() -> None:
+    # Past RESCUE_LIMIT the streaming reader keeps nothing for feedparser: it says so instead.
+    from sitemapconv.readers.feedparser_reader import RESCUE_LIMIT
+
+    item = b'<item><title>x</title><link href="http://example.com/a"/></item>'
+    doc = b'<rss version="2.0"><channel><title>T</title>'
+    doc += item * (RESCUE_LIMIT // len(item) + 1) + b"</channel></rss>"
+    result = read_all(doc)
+    assert result.entries == []
+    assert result.warned("use -f feedparser")
+    small = read_all(doc[:200] + b"</channel></rss>")
+    assert small.entries and not small.warned("use -f feedparser")
