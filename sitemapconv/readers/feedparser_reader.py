@@ -3,10 +3,10 @@
 The streaming readers (:mod:`~sitemapconv.readers.rss`, :mod:`~sitemapconv.readers.atom`)
 stay the default: they are many times faster and read in constant memory. feedparser reads
 what they refuse: Microsoft's CDF (``<CHANNEL HREF=...>``), a ``<feed>`` with no Atom
-namespace or only a prefixed one, and feeds so broken that lxml's recovery finds no item in
-them. Detection hands the first two kinds here; the streaming readers hand over the third
-themselves (:func:`rescue`), with one warning, when they read nothing from a document whose
-root says it is a feed.
+namespace or only a prefixed one, XML in EBCDIC, and feeds so broken that lxml's recovery
+finds no item in them. Detection hands the first three kinds here; the streaming readers
+hand over the last themselves (:func:`with_rescue`), with one warning, when they read
+nothing from a document whose root says it is a feed.
 
 feedparser parses a whole document at once, so this reader holds it in memory, bounded by
 ``max_bytes`` like every source. It is given the bytes wrapped in a file object, never a
@@ -40,6 +40,9 @@ from .feedxml import ATOM03_NS, ATOM_NS, Notes, is_web_url
 
 _FLASH = "application/x-shockwave-flash"
 
+#: ``<?xml`` in the EBCDIC code pages (cp037, cp500...), as XML 1.0 appendix F detects it.
+EBCDIC_XML = b"\x4c\x6f\xa7\x94"
+
 #: The largest document a streaming reader hands to feedparser on its own. feedparser holds a
 #: document at about 20 times its size (an 8.5 MB RSS feed peaks at 175 MB and takes 12 s),
 #: so a hostile feed of max_bytes with no usable item must not reach it unasked; ``-f
@@ -54,6 +57,8 @@ class FeedparserReader(Reader):
 
     @classmethod
     def sniff(cls, head: Head) -> float:
+        if head.data.startswith(EBCDIC_XML):
+            return 0.5  # feedparser decodes EBCDIC XML (its suite has 21 such feeds)
         root = head.root
         if root is None:
             return 0.0

@@ -203,3 +203,13 @@ def test_fallback_is_bounded() -> None:
     assert result.warned("use -f feedparser")
     small = read_all(doc[:200] + b"</channel></rss>")
     assert small.entries and not small.warned("use -f feedparser")
+
+
+def test_ebcdic_feed_goes_to_feedparser() -> None:
+    doc = (
+        '<?xml version="1.0" encoding="cp037"?>\n<rss version="2.0"><channel><title>T</title>'
+        "<item><link>http://example.com/a</link></item></channel></rss>"
+    ).encode("cp037")
+    result = read_all(doc)
+    assert result.format == "feedparser"
+    assert [e.loc for e in result.entries] == ["http://example.com/a"]
