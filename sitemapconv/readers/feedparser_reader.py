@@ -29,6 +29,7 @@ from __future__ import annotations
 import datetime as _dt
 import io
 from collections.abc import Callable, Iterator, Mapping
+from dataclasses import replace
 from typing import Any, BinaryIO
 
 from ..dates import parse_date
@@ -105,10 +106,17 @@ def read_with_feedparser(data: bytes, ctx: ReadContext) -> Iterator[Entry]:
 def rescue(data: bytes, ctx: ReadContext, reader: str) -> Iterator[Entry]:
     """What a streaming reader hands over when it read no entry from a feed.
 
-    Yields feedparser's entries; when there are any, one warning says where they came from.
+    Yields feedparser's entries; when there are any, one warning says where they came from,
+    and it is the only one: the streaming reader has already reported what it found wrong.
     """
+    quiet = ReadContext(
+        source=ctx.source,
+        options=replace(ctx.options, on_warning=_ignore),
+        url=ctx.url,
+        meta=ctx.meta,
+    )
     warned = False
-    for entry in read_with_feedparser(data, ctx):
+    for entry in read_with_feedparser(data, quiet):
         if not warned:
             warned = True
             ctx.warn(
@@ -116,6 +124,10 @@ def rescue(data: bytes, ctx: ReadContext, reader: str) -> Iterator[Entry]:
                 "read the whole document with feedparser instead"
             )
         yield entry
+
+
+def _ignore(message: str) -> None:
+    pass
 
 
 class Tape(io.RawIOBase):

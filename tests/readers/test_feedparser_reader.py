@@ -97,6 +97,16 @@ def test_streaming_reader_falls_back_with_one_warning() -> None:
     assert sum("feedparser" in w for w in result.warnings) == 1
 
 
+def test_fallback_adds_exactly_one_warning() -> None:
+    # Malformed (a bare "<" in a title) as well as unreadable for the RSS reader: feedparser's
+    # own complaints are not repeated; the RSS reader's warnings plus one for the handover.
+    doc = RSS_HREF_LINKS.replace(b"<title>A</title>", b"<title>A < B</title>")
+    alone = read_all(doc, "rss")
+    assert alone.format == "rss" and len(alone.entries) == 2
+    streaming_only = [w for w in alone.warnings if "feedparser" not in w]
+    assert len(alone.warnings) == len(streaming_only) + 1
+
+
 def test_no_fallback_once_an_entry_was_read() -> None:
     doc = RSS_HREF_LINKS.replace(
         b"<item><title>B</title>", b"<item><link>http://example.com/z</link></item><item>"
