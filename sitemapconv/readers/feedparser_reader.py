@@ -34,7 +34,7 @@ from typing import Any, BinaryIO
 
 from ..dates import parse_date
 from ..detect import Head
-from ..errors import FormatError, ParseError
+from ..errors import FormatError, ParseError, SitemapError
 from ..model import Entry, Image, Video, When
 from . import ReadContext, Reader
 from .feedxml import ATOM03_NS, ATOM_NS, Notes, is_web_url
@@ -91,6 +91,8 @@ def _parse(data: bytes, ctx: ReadContext) -> Any:
 def read_with_feedparser(data: bytes, ctx: ReadContext) -> Iterator[Entry]:
     """Parse ``data`` with feedparser and yield its entries mapped into :class:`Entry`."""
     result = _parse(data, ctx)
+    if not result.get("entries") and not result.get("feed"):
+        raise FormatError("not a feed that feedparser can read", source=ctx.source)
     notes = Notes(ctx)
     if result.get("bozo") and result.get("bozo_exception") is not None:
         ctx.warn(f"malformed feed, read leniently by feedparser ({result['bozo_exception']})")
@@ -116,7 +118,12 @@ def rescue(data: bytes, ctx: ReadContext, reader: str) -> Iterator[Entry]:
         meta=ctx.meta,
     )
     warned = False
-    for entry in read_with_feedparser(data, quiet):
+    entries = read_with_feedparser(data, quiet)
+    while True:
+        try:
+            entry = next(entries)
+        except (StopIteration, SitemapError):  # nothing more, or nothing feedparser can read
+            return
         if not warned:
             warned = True
             ctx.warn(

@@ -11,7 +11,7 @@ import pytest
 from pytest_httpserver import HTTPServer
 
 import sitemapconv
-from sitemapconv import LimitError
+from sitemapconv import FormatError, LimitError
 from sitemapconv.detect import detect
 
 from ..conftest import Run
@@ -139,8 +139,8 @@ def test_bytes_naming_a_file_are_not_opened(tmp_path) -> None:  # type: ignore[n
     # feedparser.parse opens a string as a path; the reader must only ever give it the bytes.
     secret = tmp_path / "secret.xml"
     secret.write_bytes(b"<rss><channel><item><link>http://secret/</link></item></channel></rss>")
-    entries = list(sitemapconv.read(str(secret).encode(), "feedparser", on_warning=lambda m: None))
-    assert entries == []
+    with pytest.raises(FormatError, match="not a feed"):
+        list(sitemapconv.read(str(secret).encode(), "feedparser", on_warning=lambda m: None))
 
 
 def test_no_network_and_no_entity_expansion(loopback: HTTPServer, tmp_path) -> None:  # type: ignore[no-untyped-def]
@@ -223,3 +223,14 @@ def test_ebcdic_feed_goes_to_feedparser() -> None:
     result = read_all(doc)
     assert result.format == "feedparser"
     assert [e.loc for e in result.entries] == ["http://example.com/a"]
+
+
+def test_forced_on_something_that_is_no_feed(cli: Run, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    path = tmp_path / "page.txt"
+    path.write_bytes(b"just some words\n")
+    done = cli(str(path), "-f", "feedparser", "-t", "xml")
+    assert done.returncode == 1
+    err = done.stderr.decode().strip()
+    assert (
+        err.count("\n") == 0 and "not a feed that feedparser can read" in err and str(path) in err
+    )
