@@ -11,13 +11,14 @@ nothing from a document whose root says it is a feed.
 feedparser parses a whole document at once, so this reader holds it in memory, bounded by
 ``max_bytes`` like every source. It is given the bytes wrapped in a file object, never a
 string (a string is taken for a path or a URL and opened), so it never reads a file or the
-network; the document URL is only passed as the ``Content-Location`` base for relative
-links. feedparser drops the DOCTYPE, keeping only entities whose value is plain text, and
-its expat parser does not load external entities: nothing is fetched or expanded.
+network, and it is not told the document URL (relative links are resolved here).
+feedparser drops the DOCTYPE, keeping only entities whose value is plain text, and its
+expat parser does not load external entities: nothing is fetched or expanded.
 
-Entries are mapped by the fast readers' rules: ``loc`` is the entry's link, or its ``id``
-when that is an absolute http(s) URL and there is no link (feedparser also takes ids that
-are not URLs; those entries are skipped); ``lastmod`` is ``updated``, else ``published``,
+Entries are mapped by the fast readers' rules: ``loc`` is the entry's link (resolved against
+the document URL), or its ``id`` when there is no link and the id is an absolute http(s) URL
+or a ``/path`` with an http(s) document URL (feedparser makes any id the link; entries with
+other ids are skipped); ``lastmod`` is ``updated``, else ``published``,
 else ``created``; images and videos come from Media RSS and enclosures. Dates are read from
 the text with :mod:`sitemapconv.dates` (so a zone-less date stays naive and a date stays a
 date); only a form it rejects takes feedparser's parsed value, an aware UTC datetime, with a
@@ -37,7 +38,7 @@ from ..detect import Head
 from ..errors import FormatError, ParseError, SitemapError
 from ..model import Entry, Image, Video, When
 from . import ReadContext, Reader
-from .feedxml import ATOM03_NS, ATOM_NS, Notes, is_web_url
+from .feedxml import ATOM03_NS, ATOM_NS, Notes, is_absolute, is_web_url, resolve
 
 _FLASH = "application/x-shockwave-flash"
 
@@ -78,12 +79,11 @@ class FeedparserReader(Reader):
 def _parse(data: bytes, ctx: ReadContext) -> Any:
     import feedparser  # imported on use: loading it costs more than all of sitemapconv
 
-    headers = {}
-    if ctx.url and is_web_url(ctx.url):
-        headers["content-location"] = ctx.url
     try:
         # A file object, never bytes or str: feedparser opens a string as a path or a URL.
-        return feedparser.parse(io.BytesIO(data), response_headers=headers, sanitize_html=False)
+        # No Content-Location either: links are resolved against the document URL here, by
+        # the fast readers' rules, so that an id feedparser made the link is seen as written.
+        return feedparser.parse(io.BytesIO(data), sanitize_html=False)
     except Exception as exc:  # whatever feedparser trips on is bad input, not our bug
         raise ParseError(f"feedparser cannot read it ({exc})", source=ctx.source) from None
 
@@ -96,10 +96,11 @@ def read_with_feedparser(data: bytes, ctx: ReadContext) -> Iterator[Entry]:
     notes = Notes(ctx)
     if result.get("bozo") and result.get("bozo_exception") is not None:
         ctx.warn(f"malformed feed, read leniently by feedparser ({result['bozo_exception']})")
-    _meta(result.get("feed") or {}, ctx, notes)
+    base = ctx.url if ctx.url and is_web_url(ctx.url) else None
+    _meta(result.get("feed") or {}, ctx, notes, base)
     sitemap = None if ctx.source.startswith("<") else ctx.source
     for item in result.get("entries") or ():
-        entry = _entry(item, notes, sitemap)
+        entry = _entry(item, notes, sitemap, base)
         if entry is not None:
             yield entry
     notes.finish()
@@ -246,12 +247,18 @@ def _date(notes: Notes, item: Any, key: str) -> When | None:
     return loose
 
 
-def _loc(item: Mapping[str, Any]) -> str | None:
+def _loc(item: Mapping[str, Any], base: str | None) -> str | None:
     link = item.get("link")
-    if not link:
+    if not isinstance(link, str) or not link.strip():
         return None
-    if item.get("guidislink") and not is_web_url(link):
-        return None  # feedparser made an id that is not a web URL the link
+    link = link.strip()
+    if item.get("guidislink"):
+        # feedparser made the id the link: the Atom reader's rule for ids applies.
+        if is_web_url(link):
+            return link
+        if link[:1] == "/" and link[:2] != "//" and base:
+            return resolve(link, base)
+        return None
     links = item.get("links") or ()
     html = [
         lk.get("href")
@@ -260,7 +267,7 @@ def _loc(item: Mapping[str, Any]) -> str | None:
         and (lk.get("type") or "").lower() in ("text/html", "application/xhtml+xml")
         and lk.get("href")
     ]
-    return str(html[0] if html else link).strip()
+    return resolve(str(html[0] if html else link), base)
 
 
 def _kind(medium: str | None, mime: str | None) -> str | None:
@@ -275,9 +282,9 @@ def _kind(medium: str | None, mime: str | None) -> str | None:
     return None
 
 
-def _media(item: Mapping[str, Any], entry: Entry) -> None:
+def _media(item: Mapping[str, Any], entry: Entry, base: str | None) -> None:
     """Images and videos from ``media:content``, enclosures and ``media:thumbnail``."""
-    thumbs = [t.get("url") for t in item.get("media_thumbnail") or () if t.get("url")]
+    thumbs = [resolve(t["url"], base) for t in item.get("media_thumbnail") or () if t.get("url")]
     found: list[tuple[str | None, str, str | None]] = [
         (m.get("medium"), m.get("url") or "", m.get("type"))
         for m in item.get("media_content") or ()
@@ -288,7 +295,7 @@ def _media(item: Mapping[str, Any], entry: Entry) -> None:
     seen: set[str] = set()
     for medium, url, mime in found:
         kind = _kind(medium, mime)
-        url = url.strip()
+        url = resolve(url, base) if url.strip() else ""
         if kind is None or not url or url in seen:
             continue
         seen.add(url)
@@ -309,11 +316,18 @@ def _media(item: Mapping[str, Any], entry: Entry) -> None:
         entry.videos = videos
 
 
-def _entry(item: Mapping[str, Any], notes: Notes, sitemap: str | None) -> Entry | None:
-    loc = _loc(item)
+def _entry(
+    item: Mapping[str, Any], notes: Notes, sitemap: str | None, base: str | None
+) -> Entry | None:
+    loc = _loc(item, base)
     if loc is None:
         notes.warn("entries skipped for want of a URL", "skipped an entry with no link")
         return None
+    if not is_absolute(loc):
+        notes.warn(
+            "relative links kept as they are",
+            f"link {loc!r} is relative and there is no base URL; kept as it is",
+        )
     updated = _date(notes, item, "updated")
     published = _date(notes, item, "published")
     lastmod = updated or published or _date(notes, item, "created")
@@ -326,11 +340,11 @@ def _entry(item: Mapping[str, Any], notes: Notes, sitemap: str | None) -> Entry 
         published=published if updated is not None else None,
         sitemap=sitemap,
     )
-    _media(item, entry)
+    _media(item, entry, base)
     return entry
 
 
-def _meta(feed: Mapping[str, Any], ctx: ReadContext, notes: Notes) -> None:
+def _meta(feed: Mapping[str, Any], ctx: ReadContext, notes: Notes, base: str | None) -> None:
     meta = ctx.meta
 
     def text(key: str) -> str | None:
@@ -338,7 +352,8 @@ def _meta(feed: Mapping[str, Any], ctx: ReadContext, notes: Notes) -> None:
         return value.strip() or None if isinstance(value, str) else None
 
     meta.title = meta.title or text("title")
-    meta.link = meta.link or text("link")
+    site = text("link")
+    meta.link = meta.link or (resolve(site, base) if site else None)
     meta.description = meta.description or text("subtitle") or text("description")
     meta.id = meta.id or text("id")
     meta.language = meta.language or text("language")
@@ -347,7 +362,7 @@ def _meta(feed: Mapping[str, Any], ctx: ReadContext, notes: Notes) -> None:
         meta.updated = _date(notes, feed, "updated") or _date(notes, feed, "published")
     for link in feed.get("links") or ():
         if link.get("rel") == "self" and link.get("href") and meta.self_link is None:
-            meta.self_link = str(link["href"]).strip()
+            meta.self_link = resolve(str(link["href"]), base)
 
 
 __all__ = ["FeedparserReader", "Tape", "read_with_feedparser", "rescue", "with_rescue"]
