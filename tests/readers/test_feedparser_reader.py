@@ -234,3 +234,15 @@ def test_forced_on_something_that_is_no_feed(cli: Run, tmp_path) -> None:  # typ
     assert (
         err.count("\n") == 0 and "not a feed that feedparser can read" in err and str(path) in err
     )
+
+
+def test_relative_links_resolve_against_the_document_url() -> None:
+    doc = b'<CHANNEL><ITEM HREF="/a"></ITEM><ITEM HREF="b?x=1"></ITEM></CHANNEL>'
+    result = read_all(doc, base_url="https://example.com/feeds/channel.cdf")
+    assert [e.loc for e in result.entries] == [
+        "https://example.com/a",
+        "https://example.com/feeds/b?x=1",
+    ]
+    unresolved = read_all(doc)
+    assert [e.loc for e in unresolved.entries] == ["/a", "b?x=1"]
+    assert unresolved.warned("relative")
