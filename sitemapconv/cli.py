@@ -372,7 +372,7 @@ def convert(
         typer.Option("--diff", metavar="OLD", rich_help_panel=DIFF,
                      help="Report what changed from OLD (path or URL, any format) to the "
                      "INPUT: -t txt (default) +/-/~ lines, jsonl or csv records; xml, rss, "
-                     "atom...: the added and changed entries."),
+                     "atom, jsonfeed...: the added and changed entries."),
     ] = None,
     diff_fields: Annotated[
         str | None,

@@ -125,6 +125,24 @@ def test_rss_against_xml(tmp_path: Path) -> None:
     assert sets(list(sitemapconv.diff(old, new))) == EXPECTED
 
 
+def test_jsonfeed_against_xml(tmp_path: Path) -> None:
+    # A JSON Feed written from the old rows (its date_modified carries the lastmod).
+    old = tmp_path / "old.json"
+    rows = [r for r in OLD if r[1] is not None]
+    sitemapconv.write(
+        [sitemapconv.Entry(loc, lastmod=dt.date.fromisoformat(lm)) for loc, lm in rows if lm],
+        old,
+        "jsonfeed",
+        on_warning=lambda _: None,
+    )
+    assert sitemapconv.read(old).format == "jsonfeed"
+    new = tmp_path / "new.xml"
+    new.write_text(urlset(NEW))
+    got = sets(list(sitemapconv.diff(old, new)))
+    # "undated" is not in the old feed: added there.
+    assert got == {**EXPECTED, "added": {"https://a.example/fresh", "https://a.example/undated"}}
+
+
 def _index_with_children(tmp_path: Path) -> Path:
     (tmp_path / "c1.xml").write_text(urlset(OLD[:2]))
     (tmp_path / "c2.xml").write_text(urlset(OLD[2:]))
@@ -220,7 +238,7 @@ def test_cli_csv_to_a_gzipped_file(cli: Run, snapshots: tuple[Path, Path]) -> No
     ]
 
 
-@pytest.mark.parametrize("fmt", ["xml", "rss", "atom"])
+@pytest.mark.parametrize("fmt", ["xml", "rss", "atom", "atom03", "jsonfeed"])
 def test_cli_entry_formats_hold_the_added_and_changed_entries(
     cli: Run, snapshots: tuple[Path, Path], fmt: str
 ) -> None:
