@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import signal
 import subprocess
 import threading
+import time
 from collections.abc import Iterator
 from email.utils import formatdate
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -35,12 +37,15 @@ class Site:
         self.bodies: dict[str, bytes] = {}
         #: Extra response headers per path; "Location" makes the path a 301 redirect.
         self.headers: dict[str, dict[str, str]] = {}
+        #: Seconds each answer waits, so that concurrent clients really overlap.
+        self.delay = 0.0
         self.log: list[tuple[str, bool, int]] = []
         self.lock = threading.Lock()
         site = self
 
         class Handler(BaseHTTPRequestHandler):
             def do_GET(self) -> None:
+                time.sleep(site.delay)
                 extra = site.headers.get(self.path, {})
                 if "Location" in extra:
                     with site.lock:
@@ -232,6 +237,7 @@ def test_no_lastmod_in_the_index_means_revalidating(site: Site, tmp_path: Path) 
 
 def test_two_processes_share_one_cache_folder(site: Site, tmp_path: Path) -> None:
     index = Index(site, 60, size=2000)
+    site.delay = 0.01  # each run takes a while, so both write to the folder at once
     cache = str(tmp_path / "shared")
     args = [
         _console_script(), site.url("/index.xml"), "--follow", "--cache", cache, "-t", "txt"
@@ -249,6 +255,27 @@ def test_two_processes_share_one_cache_folder(site: Site, tmp_path: Path) -> Non
         "requests": 61, "conditional": 61, "full": 0, "not_modified": 61
     }  # fmt: skip
     assert doc.stats.cache_hits == 61
+
+
+def test_an_interrupted_run_leaves_a_usable_cache(site: Site, tmp_path: Path) -> None:
+    index = Index(site, 80, size=5000)
+    site.delay = 0.02
+    cache = str(tmp_path / "c")
+    args = [_console_script(), site.url("/index.xml"), "--follow", "--cache", cache, "-t", "txt"]
+    run = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 60
+    while len(site.log) < 20 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    run.send_signal(signal.SIGINT)
+    _, err = run.communicate(timeout=60)
+    assert run.returncode != 0, err  # interrupted (130 today; the exit code is not the point)
+    site.delay = 0.0
+    site.take_log()
+    pages, _ = read_all(site.url("/index.xml"), cache=cache)
+    assert pages == index.all_pages()
+    got = counts(site.take_log())
+    # What was stored whole is reused; nothing half-written is ever served.
+    assert got["requests"] == 81 and 0 < got["not_modified"] < 80
 
 
 def test_size_bound(site: Site, tmp_path: Path) -> None:
