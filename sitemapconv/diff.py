@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 from typing import IO, Any, Literal
 
 from .dates import format_w3c, parse_w3c
+from .errors import SitemapError
 from .filters import FilterOptions, Pipeline, instant
 from .model import Document, Entry, FeedMeta, When
 from .options import ReadOptions, WarningHandler, build_options, emit_warning
@@ -159,6 +160,7 @@ class Comparison:
         old_format: str | None,
         new_format: str | None,
         options: ReadOptions,
+        partial_ok: bool = False,
     ) -> None:
         self.fields = check_fields(fields)
         self._others = tuple(f for f in self.fields if f != "lastmod")
@@ -175,6 +177,8 @@ class Comparison:
         self._old_dups: set[int] = set()
         self._old_count = 0
         self._new_doc: Document | None = None
+        self._old_doc: Document | None = None
+        self._partial_ok = partial_ok
         self._new_entries: Iterator[Entry] | None = None
         self._started = False
         self._seen = bytearray()
@@ -193,7 +197,25 @@ class Comparison:
         if source is self._new and isinstance(entries, Document):
             self._new_doc = entries
             self.meta = entries.prime()
+        elif isinstance(entries, Document):
+            self._old_doc = entries
         return self._filtered(entries)
+
+    def _check_complete(self, doc: Document | None, side: str) -> None:
+        """Refuse a side whose followed children could not all be read.
+
+        Their URLs would be missing from that side, so they would be reported as removed
+        (or added): a comparison that looks right and is not. ``partial_ok`` accepts it.
+        """
+        stats = getattr(doc, "stats", None)
+        failed = getattr(stats, "failed", 0) + getattr(stats, "refused", 0)
+        if failed and not self._partial_ok and doc is not None:
+            raise SitemapError(
+                f"{failed:,} child sitemap(s) of the {side} side could not be read, so the "
+                "comparison would be wrong (their URLs would count as "
+                f"{'removed' if side == 'new' else 'added'})",
+                source=doc.source,
+            )
 
     def _filtered(self, entries: Iterable[Entry]) -> Iterator[Entry]:
         if self._filters is None:
@@ -217,6 +239,7 @@ class Comparison:
             append(url_digest(entry.loc) + seq.to_bytes(_SEQ, "big") + prints + lastmod)
             seq += 1
         self._old_count = seq
+        self._check_complete(self._old_doc, "old")
         spool.seek(0)
         records.sort()
         # Equal digests are now adjacent, the first listed first (the sequence number follows
@@ -269,6 +292,7 @@ class Comparison:
         try:
             self.prime()
             yield from self._added_and_changed()
+            self._check_complete(self._new_doc, "new")
             yield from self._removed()
         finally:
             self.close()
@@ -360,6 +384,7 @@ def diff(
     new_format: str | None = None,
     options: ReadOptions | None = None,
     on_warning: WarningHandler | None = None,
+    partial_ok: bool = False,
     **kwargs: Any,
 ) -> Comparison:
     """The URLs added, removed and changed from snapshot ``old`` to snapshot ``new``.
@@ -374,14 +399,17 @@ def diff(
             print(change.change, change.loc, change.old_lastmod, change.new_lastmod)
 
     Returns a :class:`Comparison`: iterate it for :class:`Change` records; its ``stats``
-    has the counts once iteration ends.
+    has the counts once iteration ends. When a followed side has child sitemaps that could
+    not be read (after the retries), iteration raises :class:`SitemapError`, because their
+    URLs would look removed or added; ``partial_ok=True`` goes on regardless (the failures
+    are warnings and counted in the side's ``stats``).
     """
     if on_warning is not None:
         kwargs["on_warning"] = on_warning
     opts = build_options(ReadOptions, options, kwargs)
     return Comparison(
         old, new, fields=fields, filters=filters, old_format=old_format,
-        new_format=new_format, options=opts,
+        new_format=new_format, options=opts, partial_ok=partial_ok,
     )  # fmt: skip
 
 

@@ -186,6 +186,33 @@ def test_cli_followed_remote_index_against_local_urlset(
     )
 
 
+def test_a_child_that_fails_makes_the_comparison_fail(
+    cli: Run, tmp_path: Path, loopback: HTTPServer
+) -> None:
+    # The second child answers 404: its URLs would all look removed.
+    loopback.expect_request("/index.xml").respond_with_data(
+        f'<sitemapindex xmlns="{NS}"><sitemap><loc>/c1.xml</loc></sitemap>'
+        "<sitemap><loc>/c2.xml</loc></sitemap></sitemapindex>"
+    )
+    loopback.expect_request("/c1.xml").respond_with_data(urlset(NEW[:2]))
+    old = tmp_path / "old.xml"
+    old.write_text(urlset(OLD))
+    out = tmp_path / "changes.jsonl"
+    out.write_text("previous good output\n")
+    url = loopback.url_for("/index.xml")
+    done = cli(url, "--follow", "--retries", "0", "--diff", str(old), "-o", str(out))
+    assert done.returncode == 1
+    assert "1 child sitemap(s) of the new side could not be read" in done.stderr.decode()
+    assert out.read_text() == "previous good output\n"  # not replaced by a wrong answer
+    # The library can accept it knowingly.
+    comparison = sitemapconv.diff(
+        old, url, follow=True, retries=0, partial_ok=True, on_warning=lambda _: None
+    )
+    assert sets(list(comparison))["removed"] == {
+        "https://a.example/gone", "https://a.example/undated"
+    }  # fmt: skip
+
+
 @pytest.fixture
 def snapshots(tmp_path: Path) -> tuple[Path, Path]:
     old, new = tmp_path / "old.xml", tmp_path / "new.xml"
