@@ -16,7 +16,8 @@ report what was removed, in the old side's order. Neither side is ever held as e
 
 Changes come out in this order: added and changed URLs as the new side lists them, then
 removed URLs as the old side listed them. A URL listed twice on one side counts once (the
-first copy is compared) with one warning per repeat.
+first copy is compared) with a warning naming it (the first five per side; then one warning
+sums up the rest).
 
 A compared field that is missing on either side is unknown, not changed: a plain-text URL
 list has no lastmod, so comparing it with a sitemap reports only added and removed URLs.
@@ -58,6 +59,8 @@ FIELDS: tuple[str, ...] = (
     "alternates",
 )
 DEFAULT_FIELDS: tuple[str, ...] = ("lastmod",)
+#: Repeated URLs warned about by name, per side; the others are summed up in one warning.
+NAMED_REPEATS = 5
 
 ChangeKind = Literal["added", "removed", "changed"]
 
@@ -330,10 +333,24 @@ class Comparison:
 
     def _new_duplicate(self, entry: Entry) -> None:
         self.stats.new_duplicates += 1
-        emit_warning(
-            self._options.on_warning,
-            f"{entry.loc}: listed more than once on the new side; compared once",
-        )
+        self._repeated(entry.loc, "new", self.stats.new_duplicates)
+
+    def _repeated(self, loc: str, side: str, count: int) -> None:
+        """Warn about the first few repeats of a side by name; the rest are counted."""
+        if count <= NAMED_REPEATS:
+            emit_warning(
+                self._options.on_warning,
+                f"{loc}: listed more than once on the {side} side; compared once",
+            )
+
+    def _repeats_summary(self) -> None:
+        for side, count in (("old", self.stats.old_duplicates), ("new", self.stats.new_duplicates)):
+            if count > NAMED_REPEATS:
+                emit_warning(
+                    self._options.on_warning,
+                    f"{count - NAMED_REPEATS:,} more URLs listed more than once on the {side} "
+                    "side; each compared once",
+                )
 
     def _removed(self) -> Iterator[Change]:
         """The old URLs the new side did not list, read back from the spool in old order."""
@@ -346,18 +363,18 @@ class Comparison:
         spool, dups = self._spool, self._old_dups
         assert spool is not None
         read, size = spool.read, _SPOOL_HEAD.size
+        repeats = 0
         for seq in range(self._old_count):
             loc_len, lastmod_len = _SPOOL_HEAD.unpack(read(size))
             loc = read(loc_len).decode("utf-8", "surrogatepass")
             lastmod = read(lastmod_len).decode("ascii")
             if seq in dups:
-                emit_warning(
-                    self._options.on_warning,
-                    f"{loc}: listed more than once on the old side; compared once",
-                )
+                repeats += 1
+                self._repeated(loc, "old", repeats)
             elif gone[seq]:
                 self.stats.removed += 1
                 yield Change("removed", loc, _lastmod_value(lastmod), None)
+        self._repeats_summary()
 
     def close(self) -> None:
         """Release the new side's input and the temporary file."""

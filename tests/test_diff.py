@@ -339,6 +339,21 @@ def test_duplicates_are_compared_once_with_a_warning(tmp_path: Path) -> None:
     assert sum("old side" in w for w in warnings) == 2
 
 
+def test_many_repeats_are_summed_up(tmp_path: Path) -> None:
+    old, new = tmp_path / "old.txt", tmp_path / "new.txt"
+    old.write_text("".join(f"https://a.example/{i % 3}\n" for i in range(30)))
+    new.write_text("".join(f"https://a.example/{i % 4}\n" for i in range(40)))
+    warnings: list[str] = []
+    comparison = sitemapconv.diff(old, new, on_warning=warnings.append)
+    assert [(c.change, c.loc) for c in comparison] == [("added", "https://a.example/3")]
+    assert comparison.stats.old_duplicates == 27 and comparison.stats.new_duplicates == 36
+    assert len(warnings) == 12
+    assert warnings[-2:] == [
+        "22 more URLs listed more than once on the old side; each compared once",
+        "31 more URLs listed more than once on the new side; each compared once",
+    ]
+
+
 def test_other_fields(tmp_path: Path) -> None:
     old, new = tmp_path / "old.xml", tmp_path / "new.xml"
     old.write_text(
