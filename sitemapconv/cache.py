@@ -37,6 +37,7 @@ import logging
 import os
 import sqlite3
 import threading
+import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -66,6 +67,8 @@ DATABASE = "http-cache.sqlite"
 #: The index lastmod noted for each cached child (the --trust-index-lastmod shortcut).
 LISTED_DATABASE = "index-lastmod.sqlite"
 _BUSY_MS = 10_000
+#: Days a child's index-lastmod note is kept without being written again.
+NOTE_DAYS = 30
 
 
 class HttpCache:
@@ -179,7 +182,12 @@ def _key(url: str) -> str:
 
 
 class _ListedNotes:
-    """The table of index lastmods per cached child URL (own SQLite file, WAL, one lock)."""
+    """The table of index lastmods per cached child URL (own SQLite file, WAL, one lock).
+
+    A note not written again for :data:`NOTE_DAYS` days is dropped when a transport closes,
+    so the table holds about the children read recently (a dropped note costs one
+    conditional request, which writes it again).
+    """
 
     def __init__(self, path: Path) -> None:
         self._path = path
@@ -194,7 +202,8 @@ class _ListedNotes:
             db.execute(f"PRAGMA busy_timeout={_BUSY_MS}")
             db.execute("PRAGMA journal_mode=WAL")
             db.execute(
-                "CREATE TABLE IF NOT EXISTS listed (url TEXT PRIMARY KEY, lastmod TEXT NOT NULL)"
+                "CREATE TABLE IF NOT EXISTS listed"
+                " (url TEXT PRIMARY KEY, lastmod TEXT NOT NULL, noted REAL NOT NULL)"
             )
             self._db = db
         return self._db
@@ -215,12 +224,17 @@ class _ListedNotes:
         # Without the note the next run revalidates: slower, never wrong.
         with self._lock, contextlib.suppress(sqlite3.Error):
             self._connect().execute(
-                "INSERT OR REPLACE INTO listed (url, lastmod) VALUES (?, ?)", (url, lastmod)
+                "INSERT OR REPLACE INTO listed (url, lastmod, noted) VALUES (?, ?, ?)",
+                (url, lastmod, time.time()),
             )
 
     def close(self) -> None:
         with self._lock:
             if self._db is not None:
+                with contextlib.suppress(sqlite3.Error):
+                    self._db.execute(
+                        "DELETE FROM listed WHERE noted < ?", (time.time() - NOTE_DAYS * 86400,)
+                    )
                 self._db.close()
                 self._db = None
 

@@ -50,6 +50,9 @@ EPILOG = """Examples:
   sitemapconv --validate sitemap.xml
 
   sitemapconv sitemap.xml --indexnow 0123abcd4567ef89 --dry-run
+
+  sitemapconv https://example.com/sitemap_index.xml --follow --cache ~/.cache/sitemaps \\
+      --diff yesterday.xml -t jsonl -o changes.jsonl
 """
 
 INPUT = "Input"
