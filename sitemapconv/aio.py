@@ -21,7 +21,7 @@ from collections.abc import AsyncGenerator, AsyncIterator, Callable, Iterator
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from .errors import FetchError, SitemapError
+from .errors import FetchError
 from .follow import FollowStats, Ref, Result, Scheduler, document_location, is_web, read_child
 from .model import Entry
 from .options import ReadOptions, build_options
@@ -49,10 +49,13 @@ class AsyncFetcher:
 
         from .fetch import client_settings
 
-        if options.cache is not None:  # hishel's async SQLite storage needs anysqlite
-            raise SitemapError("cache= works with read(), not with aread()", source="aread")
         self.options = options
-        self._client = httpx.AsyncClient(**client_settings(options))  # type: ignore[arg-type]
+        settings = client_settings(options)
+        if options.cache is not None:  # see sitemapconv.cache
+            from .cache import async_cached_transport
+
+            settings["transport"] = async_cached_transport(options, settings.pop("limits"))  # type: ignore[arg-type]
+        self._client = httpx.AsyncClient(**settings)  # type: ignore[arg-type]
 
     async def aclose(self) -> None:
         await self._client.aclose()

@@ -31,6 +31,7 @@ and a missing one is fetched normally.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import hashlib
 import logging
@@ -38,7 +39,7 @@ import os
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -311,7 +312,50 @@ class _CacheTransport(httpx.BaseTransport):
             self._notes.close()
 
 
-# --- hooks for fetch.py and follow.py ------------------------------------------------------
+class _ThreadedStream(httpx.AsyncByteStream):
+    """A sync response body read chunk by chunk in worker threads."""
+
+    def __init__(self, response: httpx.Response) -> None:
+        self._response = response
+        self._chunks = iter(response.stream)  # type: ignore[arg-type]
+
+    async def __aiter__(self) -> AsyncIterator[bytes]:
+        while True:
+            chunk = await asyncio.to_thread(next, self._chunks, None)
+            if chunk is None:
+                return
+            yield chunk
+
+    async def aclose(self) -> None:
+        await asyncio.to_thread(self._response.close)
+
+
+class _ThreadedTransport(httpx.AsyncBaseTransport):
+    """The sync cache transport, driven from asyncio through worker threads.
+
+    hishel's async storage needs the ``anysqlite`` package, which sitemapconv does not
+    depend on; SQLite itself is synchronous anyway, so the sync transport (and its sync
+    connection pool) runs in ``asyncio.to_thread``, one call per request and per chunk.
+    """
+
+    def __init__(self, sync: httpx.BaseTransport) -> None:
+        self._sync = sync
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        # A GET has no body: its request stream is httpx's ByteStream, sync and async at once.
+        response = await asyncio.to_thread(self._sync.handle_request, request)
+        return httpx.Response(
+            status_code=response.status_code,
+            headers=response.headers,
+            stream=_ThreadedStream(response),
+            extensions=response.extensions,
+        )
+
+    async def aclose(self) -> None:
+        await asyncio.to_thread(self._sync.close)
+
+
+# --- hooks for fetch.py, aio.py and follow.py ----------------------------------------------
 
 
 def cached_transport(options: ReadOptions, limits: httpx.Limits) -> httpx.BaseTransport:
@@ -319,6 +363,11 @@ def cached_transport(options: ReadOptions, limits: httpx.Limits) -> httpx.BaseTr
     cache = HttpCache.for_options(options)
     assert cache is not None
     return cache.transport(httpx.HTTPTransport(limits=limits))
+
+
+def async_cached_transport(options: ReadOptions, limits: httpx.Limits) -> httpx.AsyncBaseTransport:
+    """The network transport of an AsyncFetcher, behind the cache of ``options``."""
+    return _ThreadedTransport(cached_transport(options, limits))
 
 
 def for_following(options: ReadOptions) -> ReadOptions:

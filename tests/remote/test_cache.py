@@ -398,13 +398,20 @@ def test_progress_line_counts_cache_hits() -> None:
     assert "2 from cache" in shown.line()
 
 
-def test_aread_refuses_a_cache_clearly(site: Site, tmp_path: Path) -> None:
-    site.bodies["/one.xml"] = urlset(["https://pages.example/a"])
+def test_aread_uses_the_cache(site: Site, tmp_path: Path) -> None:
+    index = Index(site, 12)
 
     async def collect() -> list[str]:
-        async with sitemapconv.aread(site.url("/one.xml"), cache=tmp_path / "c") as doc:
+        doc = sitemapconv.aread(site.url("/index.xml"), follow=True, cache=tmp_path / "c")
+        async with doc:
             return [entry.loc async for entry in doc]
 
-    with pytest.raises(sitemapconv.SitemapError, match="not with aread"):
-        asyncio.run(collect())
-    assert site.take_log() == []
+    assert asyncio.run(collect()) == index.all_pages()
+    assert counts(site.take_log()) == {
+        "requests": 13, "conditional": 0, "full": 13, "not_modified": 0
+    }  # fmt: skip
+    index.change([4])
+    assert asyncio.run(collect()) == index.all_pages()
+    assert counts(site.take_log()) == {
+        "requests": 13, "conditional": 13, "full": 2, "not_modified": 11
+    }  # fmt: skip
