@@ -106,13 +106,10 @@ def write_comparison(
 
 
 def diff_format(to: str | None, output: str) -> str:
-    """The output format of a comparison: ``-t``, else ``-o``'s extension, else ``txt``."""
-    from .registry import canonical, writer_for_filename
+    """The output format of a comparison: ``-t``, else ``-o``'s extension; ``txt`` on stdout."""
+    from .cliargs import output_format
 
-    if to is not None:
-        return canonical(to)
-    found = writer_for_filename(output) if output != "-" else None
-    return found or "txt"
+    return "txt" if to is None and output == "-" else output_format(to, output)
 
 
 def changed_urls(

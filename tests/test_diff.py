@@ -457,6 +457,14 @@ def test_cli_usage_errors(
     assert hint in done.stderr.decode()
 
 
+def test_cli_unknown_output_extension(cli: Run, snapshots: tuple[Path, Path]) -> None:
+    old, new = snapshots
+    out = new.parent / "changes.parquet"
+    done = cli(str(new), "--diff", str(old), "-o", str(out))
+    assert done.returncode == 2 and not out.exists()
+    assert "-t" in done.stderr.decode()
+
+
 def test_cli_diff_fields_without_diff(cli: Run, snapshots: tuple[Path, Path]) -> None:
     _, new = snapshots
     done = cli(str(new), "--diff-fields", "title", "-t", "txt")
