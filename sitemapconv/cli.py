@@ -409,12 +409,16 @@ def convert(
         retries=retries, user_agent=user_agent, headers=header, max_depth=max_depth,
         max_sitemaps=max_sitemaps, allow_private=allow_private, max_bytes=max_bytes,
     )  # fmt: skip
+    if cache is not None and not cache.strip():
+        raise typer.BadParameter("give the cache folder", param_hint="--cache")
+    if trust_index_lastmod and (cache is None or not follow):
+        raise typer.BadParameter(
+            "goes with --cache DIR and --follow", param_hint="--trust-index-lastmod"
+        )
     if cache is not None:
         remote.update(
             cache=cache, cache_max_bytes=cache_max_bytes, trust_index_lastmod=trust_index_lastmod
         )
-    elif trust_index_lastmod:
-        raise typer.BadParameter("goes with --cache DIR", param_hint="--trust-index-lastmod")
     notify = NotifyRequest(
         inputs=inputs or (),
         from_=from_,

@@ -383,10 +383,19 @@ def test_cli_verbose_summary_counts_cache_hits(site: Site, tmp_path: Path, cli: 
     assert "4 sitemaps from the cache" in done.stderr.decode()
 
 
-def test_cli_trust_without_cache_is_a_usage_error(cli: Run) -> None:
-    done = cli("x.xml", "--trust-index-lastmod")
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--trust-index-lastmod", "--follow"],
+        ["--trust-index-lastmod", "--cache", "c"],
+        ["--cache", " "],
+    ],
+)
+def test_cli_cache_usage_errors(cli: Run, tmp_path: Path, args: list[str]) -> None:
+    done = cli("x.xml", *args, cwd=tmp_path)
     assert done.returncode == 2
-    assert b"--cache" in done.stderr
+    assert b"--cache" in done.stderr or b"--trust-index-lastmod" in done.stderr
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_progress_line_counts_cache_hits() -> None:
