@@ -44,6 +44,7 @@ _WRITERS: dict[str, str] = {
     "txt": "sitemapconv.writers.text:TextWriter",
     "jsonl": "sitemapconv.writers.jsonl:JsonlWriter",
     "csv": "sitemapconv.writers.csv:CsvWriter",
+    "parquet": "sitemapconv.writers.parquet:ParquetWriter",
 }
 
 #: Aliases shared by both sides. Each class repeats its own in ``aliases``; a test checks it.
@@ -67,6 +68,7 @@ _EXTENSIONS: dict[str, str] = {
     ".jsonl": "jsonl",
     ".ndjson": "jsonl",
     ".csv": "csv",
+    ".parquet": "parquet",
 }
 
 
