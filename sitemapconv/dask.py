@@ -225,7 +225,9 @@ def to_dataframe(bag: db.Bag) -> dd.DataFrame:
     import dask.dataframe as dd
 
     frames = [dask.delayed(records_frame)(part) for part in bag.to_delayed()]
-    return dd.from_delayed(frames, meta=records_frame([]), verify_meta=False)
+    # verify_meta stays on: without it dask aliases the partitions, and ``df.to_bag()``
+    # of such a frame fails on a distributed cluster with "lost dependencies".
+    return dd.from_delayed(frames, meta=records_frame([]))
 
 
 # --- where it runs -------------------------------------------------------------------------
