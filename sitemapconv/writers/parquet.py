@@ -17,6 +17,7 @@ without it the writer fails with one line saying what to install.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, BinaryIO, ClassVar
 
@@ -39,6 +40,7 @@ TYPES: dict[str, str] = {"priority": "float64", "mobile": "bool"}
 
 HINT = "writing Parquet needs pyarrow: pip install 'sitemapconv[dask]'"
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
 _encode = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode
 _encode_ascii = json.JSONEncoder(separators=(",", ":"), allow_nan=False).encode
 
@@ -80,7 +82,7 @@ def arrow_schema(columns: Sequence[str]) -> pa.Schema:
 def _valid_text(value: Any) -> Any:
     """A string Arrow can hold: lone surrogates (from a broken source) become U+FFFD."""
     if isinstance(value, str):
-        return value.encode("utf-8", "replace").decode("utf-8")
+        return _SURROGATE.sub("\ufffd", value)
     return value
 
 
