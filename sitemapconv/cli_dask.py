@@ -67,8 +67,12 @@ def run_cli_job(
         given = to or output
         error(f"--dask writes -t parquet (-o DIR), -t jsonl or -t csv (-o FILE), not {given!r}")
         return 2
-    if fmt == "parquet" and (output == "-" or (os.path.isdir(output) and os.listdir(output))):
-        error("-t parquet needs -o DIR, a new or empty directory")
+    if fmt == "parquet" and (
+        output == "-"
+        or (os.path.lexists(output) and not os.path.isdir(output))
+        or (os.path.isdir(output) and os.listdir(output))
+    ):
+        error("--dask -t parquet needs -o DIR, a new or empty directory")
         return 2
     try:
         from .dask import read_sitemaps, use_scheduler

@@ -420,3 +420,18 @@ def test_a_big_top_sitemap_is_read_in_the_bag_not_sent_through_the_client(
     assert Counter(req.path for req, _ in loopback.log) == {"/big.xml": 2, "/small.xml": 1}
     assert sorted(r["loc"] for r in records) == sorted(locs + locs[:3])
     assert {r["sitemap"] for r in records} == {big, small}
+
+
+def test_a_big_top_that_turns_into_an_index_on_the_second_read_is_an_error_row(
+    loopback: HTTPServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(scaleout, "KEEP_ROWS", 10)
+    big = urlset([f"https://big.example/{i}" for i in range(25)], [None] * 25)
+    loopback.expect_ordered_request("/flip.xml").respond_with_data(big)
+    loopback.expect_ordered_request("/flip.xml").respond_with_data(index(["/other.xml"]))
+    flip = loopback.url_for("/flip.xml")
+    with dask.config.set(scheduler="sync"):
+        records = read_sitemaps([flip], **FAST).compute()
+    assert [(r["loc"], r["sitemap"]) for r in records] == [(None, flip)]
+    assert "index" in records[0]["error"]
+    assert [req.path for req, _ in loopback.log] == ["/flip.xml", "/flip.xml"]
