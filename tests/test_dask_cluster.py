@@ -34,6 +34,7 @@ pytest.importorskip("pyarrow")
 
 from pytest_httpserver import HTTPServer  # noqa: E402
 
+import sitemapconv  # noqa: E402
 from sitemapconv.dask import SCHEMA, read_sitemaps, records_frame, to_dataframe  # noqa: E402
 from sitemapconv.writers.csv import COLUMNS as CSV_COLUMNS  # noqa: E402
 
@@ -109,6 +110,9 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         with distributed.Client(address, timeout=30) as client:
             client.wait_for_workers(2, timeout=60)
             assert len(client.scheduler_info()["workers"]) == 2
+            # the workers import the sitemapconv under test, not some other installed copy
+            files = client.run(lambda: __import__("sitemapconv").__file__)
+            assert set(files.values()) == {sitemapconv.__file__}, files
         yield address
     finally:
         _stop(procs)
