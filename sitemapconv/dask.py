@@ -184,8 +184,8 @@ def _followed(sites: list[tuple[str, list[str]]], opts: ReadOptions) -> list[db.
         parts.append(db.from_sequence(kept, partition_size=_KEPT_PARTITION))
     if large:
         whole = db.from_sequence(large, partition_size=1)
-        parts.append(whole.starmap(read_large, options=dask.delayed(opts, traverse=False)))
-        parts[-1] = parts[-1].flatten()
+        options = dask.delayed(opts, traverse=False)
+        parts.append(whole.starmap(read_large, options=options).flatten())
     if listed:
         shared = {no: frozenset(urls) for no, urls in visited.items()}
         per_child = db.from_sequence(listed, partition_size=1)
