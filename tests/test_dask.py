@@ -435,3 +435,13 @@ def test_a_big_top_that_turns_into_an_index_on_the_second_read_is_an_error_row(
     assert [(r["loc"], r["sitemap"]) for r in records] == [(None, flip)]
     assert "index" in records[0]["error"]
     assert [req.path for req, _ in loopback.log] == ["/flip.xml", "/flip.xml"]
+
+
+def test_job_format_uses_the_registrys_names() -> None:
+    from sitemapconv.cli_dask import job_format
+
+    assert job_format("NDJSON", "-") == "jsonl" and job_format("csv", "x") == "csv"
+    assert job_format(None, "rows.jsonl.gz") == "jsonl"
+    assert job_format(None, "out/urls.parquet") == "parquet"
+    assert job_format(None, "rows.CSV") == "csv"
+    assert job_format(None, "-") is None and job_format(None, "out/") is None
