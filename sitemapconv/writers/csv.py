@@ -34,7 +34,7 @@ from ..model import Entry, Video
 from ..urls import encode_url
 from . import WriteContext, Writer
 from .losses import Losses
-from .tabular import CORE_COLUMNS, entry_row
+from .tabular import CORE_COLUMNS, core_values, entry_row
 
 COLUMNS: tuple[str, ...] = (
     *CORE_COLUMNS,
@@ -48,6 +48,9 @@ COLUMNS: tuple[str, ...] = (
     "alternates",
 )
 
+
+#: The extension cells of an entry without extensions.
+_NO_EXTENSIONS: tuple[object, ...] = ("", 0, "", 0, None, None, None, "")
 
 #: Video fields with no column (content_loc, or player_loc without one, is the ``videos`` URL).
 _VIDEO_DROPPED = frozenset(
@@ -94,13 +97,14 @@ def row_cells(row: Mapping[str, Any], losses: Losses) -> list[Any]:
     and ``error``, so both write the same cells.
     """
     images, videos, news = row["images"], row["videos"], row["news"]
+    if not (images or videos or news is not None or row["alternates"] or row["mobile"]):
+        return [*(row[name] for name in CORE_COLUMNS), *_NO_EXTENSIONS]
     links = [
         f"{link.get('hreflang') or ''}={encode_url(link['href'])}"
         for link in row["alternates"]
         if link.get("rel", "alternate") == "alternate"
     ]
-    if images or videos or news is not None or row["alternates"] or row["mobile"]:
-        _record_losses(row, losses)
+    _record_losses(row, losses)
     video_urls = [v.get("content_loc") or v.get("player_loc") for v in videos]
     return [
         *(row[name] for name in CORE_COLUMNS),
@@ -129,7 +133,10 @@ class CsvWriter(Writer):
             losses = Losses(self.name, "use jsonl to keep them")
             count = 0
             for entry in entries:
-                writer.writerow(row_cells(entry_row(entry), losses))
+                if entry.images or entry.videos or entry.news or entry.alternates or entry.mobile:
+                    writer.writerow(row_cells(entry_row(entry), losses))
+                else:  # the common case, without building the row: the same cells
+                    writer.writerow([*core_values(entry), *_NO_EXTENSIONS])
                 count += 1
             text.flush()
         finally:
