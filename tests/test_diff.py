@@ -459,7 +459,7 @@ def test_cli_usage_errors(
 
 def test_cli_unknown_output_extension(cli: Run, snapshots: tuple[Path, Path]) -> None:
     old, new = snapshots
-    out = new.parent / "changes.parquet"
+    out = new.parent / "changes.unknown"
     done = cli(str(new), "--diff", str(old), "-o", str(out))
     assert done.returncode == 2 and not out.exists()
     assert "-t" in done.stderr.decode()
