@@ -15,7 +15,6 @@ import zlib
 from collections.abc import Callable
 from contextlib import suppress
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import BinaryIO, Union
 from urllib.parse import unquote, urlsplit
 
@@ -208,11 +207,14 @@ def open_source(source: Source, options: ReadOptions) -> Opened:
             closers.append(close)
         else:
             if text.lower().startswith("file:"):
+                # A file: URL the user typed is a location they gave: links resolve against it.
+                url = text
                 text = unquote(urlsplit(text).path)
             name = text
             raw = _open_path(text)
             closers.append(raw.close)
-            url = Path(text).resolve().as_uri()
+            # A plain path gives no URL: relative links stay as written (never resolved
+            # against this machine's directories, which would leak them into the output).
     elif hasattr(source, "read"):
         name = getattr(source, "name", None) or "<stream>"
         if not isinstance(name, str):

@@ -21,8 +21,10 @@ class ReadContext:
     """What a reader knows besides the bytes: where they came from, the options, the metadata.
 
     ``source`` is the name used in messages (a path, a URL or ``<stdin>``); ``url`` is the
-    document's own location when known, used to resolve relative links (Atom ``xml:base``,
-    relative sitemap children). Readers fill ``meta`` as they meet channel or feed metadata.
+    document's own location when the user gave one (an http(s) URL, a typed ``file:`` URL or
+    ``base_url``), used to resolve relative links. A plain path, stdin or bytes have none:
+    their relative links stay as written, never resolved against this machine's folders.
+    Readers fill ``meta`` as they meet channel or feed metadata.
     """
 
     source: str
@@ -34,6 +36,15 @@ class ReadContext:
     def warn(self, message: str) -> None:
         self.warnings += 1
         emit_warning(self.options.on_warning, f"{self.source}: {message}")
+
+    @property
+    def origin(self) -> str | None:
+        """What ``Entry.sitemap`` holds: the source as the user gave it (path or URL).
+
+        Bytes, stdin and unnamed streams have no name of their own; their entries carry the
+        base URL the caller gave (or the fetched URL), else nothing.
+        """
+        return self.url if self.source.startswith("<") else self.source
 
 
 class Reader:

@@ -79,7 +79,7 @@ class _AtomState:
         self.base_known = False
         self.link_is_html = False
         self.prefix = ""  # the feed's namespace, as "{uri}"
-        self.sitemap = None if ctx.source.startswith("<") else ctx.source
+        self.sitemap = ctx.origin
         self._tables: dict[str, dict[str, tuple[int, str]]] = {}
 
     def table(self, tag: str) -> dict[str, tuple[int, str]]:
@@ -181,10 +181,7 @@ class _AtomState:
             )
             return None
         if not is_absolute(loc):
-            self.notes.warn(
-                "relative links kept as they are",
-                f"link {loc!r} is relative and there is no base URL; kept as it is",
-            )
+            self.notes.relative_link(loc)
         lastmod, lastmod_text = self._lastmod(dates)
         published_text = dates.get(self.dialect.published)
         if lastmod is not None and published_text == lastmod_text:

@@ -17,7 +17,7 @@ from ..dates import parse_w3c
 from ..detect import Head
 from ..model import Entry
 from . import ReadContext, Reader
-from .sitemapxml import FREE_EVERY, ItemStream, free_before, sniff_sitemap
+from .sitemapxml import FREE_EVERY, ItemStream, RelativeLocs, free_before, sniff_sitemap
 
 _LOC, _LASTMOD = 1, 2
 
@@ -36,7 +36,8 @@ class IndexReader(Reader):
     def read(self, stream: BinaryIO, ctx: ReadContext) -> Iterator[Entry]:
         items = ItemStream(stream, ctx, "sitemapindex", "sitemap")
         kinds = items.tags({"loc": _LOC, "lastmod": _LASTMOD})
-        sitemap = ctx.url or ctx.source
+        sitemap = ctx.origin
+        relative = RelativeLocs(ctx)
         count = 0
         try:
             for _, el in items.events:
@@ -52,6 +53,7 @@ class IndexReader(Reader):
                 elif loc is None or not (loc := loc.strip()):
                     ctx.warn(f"line {el.sourceline}: <sitemap> without <loc> skipped")
                 else:
+                    loc = relative.check(loc, el.sourceline)
                     when = None
                     if lastmod is not None:
                         when = parse_w3c(lastmod)
@@ -64,3 +66,4 @@ class IndexReader(Reader):
         except etree.XMLSyntaxError as exc:
             items.fail(exc)
         items.finish()
+        relative.finish()

@@ -113,7 +113,7 @@ class _RssState:
         self.base: str | None = ctx.url
         self.base_known = False
         self.ranks: dict[str, int] = {}
-        self.sitemap = None if ctx.source.startswith("<") else ctx.source
+        self.sitemap = ctx.origin
 
     def learn_base(self, container: Element) -> None:
         """The xml:base in force in the items' parent, and the root's ``xml:lang``."""
@@ -219,10 +219,7 @@ class _RssState:
             )
             return None
         if not is_absolute(loc):
-            self.notes.warn(
-                "relative links kept as they are",
-                f"link {loc!r} is relative and there is no base URL; kept as it is",
-            )
+            self.notes.relative_link(loc)
         lastmod = date_of(self.notes, pubdate, "pubDate", rfc822=True)
         if lastmod is None:
             lastmod = date_of(self.notes, dcdate, "dc:date", rfc822=False)

@@ -33,7 +33,14 @@ from .extensions import (
     read_news,
     read_video,
 )
-from .sitemapxml import FREE_EVERY, ItemStream, free_before, new_entry, sniff_sitemap
+from .sitemapxml import (
+    FREE_EVERY,
+    ItemStream,
+    RelativeLocs,
+    free_before,
+    new_entry,
+    sniff_sitemap,
+)
 
 LOC, LASTMOD, CHANGEFREQ, PRIORITY = 1, 2, 3, 4
 _CORE = {"loc": LOC, "lastmod": LASTMOD, "changefreq": CHANGEFREQ, "priority": PRIORITY}
@@ -61,8 +68,10 @@ class SitemapReader(Reader):
         kinds = items.tags(_CORE)
         kinds.update(EXTENSION_TAGS)
         source_input = items.input
-        sitemap = ctx.url or ctx.source
+        sitemap = ctx.origin
         warn = ctx.warn
+        relative = RelativeLocs(ctx)
+        check_loc = relative.check
         parse_date = parse_w3c
         from_iso = datetime.fromisoformat
         make = new_entry
@@ -95,6 +104,8 @@ class SitemapReader(Reader):
                 elif loc is None or not (loc := loc.strip()):
                     warn(f"line {el.sourceline}: <url> without <loc> skipped")
                 else:
+                    if not loc.startswith(("https://", "http://")):
+                        loc = check_loc(loc, el.sourceline)
                     if len(loc) >= _MAX_LOC:
                         warn(f"{loc[:80]}...: <loc> has {len(loc):,} characters (limit 2,047)")
                     when = None
@@ -157,6 +168,7 @@ class SitemapReader(Reader):
         except etree.XMLSyntaxError as exc:
             items.fail(exc)
         items.finish()
+        relative.finish()
 
 
 def _with_extensions(
