@@ -44,7 +44,11 @@ def check_limits(options: WriteOptions, source: str | None = None) -> tuple[int,
     return max_urls, max_bytes
 
 
-SPLIT_HINT = "write xml to a path with split=True to get parts and an index"
+#: Said to CLI and library users alike, so it names both ways of asking for parts.
+SPLIT_HINT = (
+    "to get parts and an index, write to a file with splitting on "
+    "(-o FILE without --no-split; split=True in the library)"
+)
 
 
 def over_limits_message(

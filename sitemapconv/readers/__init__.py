@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import BinaryIO, ClassVar
 
 from ..detect import Head
+from ..errors import FormatError
 from ..model import Entry, FeedMeta
 from ..options import ReadOptions, emit_warning
 
@@ -47,6 +48,16 @@ class ReadContext:
         return self.url if self.source.startswith("<") else self.source
 
 
+def not_format_message(name: str, root: str) -> str:
+    """The one message for a document that is not of the (forced) format ``name``."""
+    article = "an" if name[:1] in "aeiou" or name in _SPELLED_WITH_VOWEL else "a"
+    return f"not {article} {name} document (root element <{root}>)"
+
+
+#: Format names read letter by letter whose first letter sounds like a vowel ("an rss").
+_SPELLED_WITH_VOWEL = frozenset(("xml", "rss"))
+
+
 class Reader:
     """Base class of every reader. Subclasses implement :meth:`sniff` and :meth:`read`."""
 
@@ -58,6 +69,19 @@ class Reader:
     def sniff(cls, head: Head) -> float:
         """Score from 0.0 (not this format) to 1.0 (certainly this format)."""
         return 0.0
+
+    @classmethod
+    def check_forced(cls, head: Head, source: str) -> None:
+        """Refuse a forced format (``-f``) whose root element this reader does not read.
+
+        One rule for every format: the document's root element, when the head shows one,
+        must be one this reader's :meth:`sniff` would claim. Otherwise reading would give an
+        empty or meaningless result, so it is a :class:`~sitemapconv.errors.FormatError`
+        instead. A reader that reads roots it never claims by sniffing overrides this.
+        """
+        root = head.root
+        if root is not None and cls.sniff(head) <= 0.0:
+            raise FormatError(not_format_message(cls.name, root.local), source=source)
 
     def read(self, stream: BinaryIO, ctx: ReadContext) -> Iterator[Entry]:
         """Yield entries while reading ``stream``; never hold the whole document.

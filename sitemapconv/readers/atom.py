@@ -29,7 +29,7 @@ from typing import BinaryIO, ClassVar
 from ..detect import Head
 from ..errors import FormatError
 from ..model import Alternate, Entry, FeedMeta, When
-from . import ReadContext, Reader
+from . import ReadContext, Reader, not_format_message
 from .feedxml import (
     ATOM_NS,
     XML_BASE,
@@ -292,7 +292,7 @@ class AtomReader(Reader):
         local = str(root.tag).rpartition("}")[2]
         if local != "feed":
             if count == 0:
-                raise FormatError(f"not an Atom feed (root element <{local}>)", source=ctx.source)
+                raise FormatError(not_format_message(self.name, local), source=ctx.source)
         else:
             state.learn_base(root)
             for child in root:

@@ -28,7 +28,7 @@ from typing import BinaryIO, ClassVar
 from ..detect import Head
 from ..errors import FormatError
 from ..model import Entry, When
-from . import ReadContext, Reader
+from . import ReadContext, Reader, not_format_message
 from .feedxml import (
     ATOM_NS,
     DC_NS,
@@ -277,8 +277,7 @@ class RssReader(Reader):
         if _local(str(root.tag)) not in ("rss", "RDF"):
             if count == 0:
                 raise FormatError(
-                    f"not an RSS feed (root element <{_local(str(root.tag))}>)",
-                    source=ctx.source,
+                    not_format_message(self.name, _local(str(root.tag))), source=ctx.source
                 )
         else:
             state.learn_base(root)

@@ -23,13 +23,15 @@ from urllib.parse import urljoin
 from lxml import etree
 
 from ..detect import HEAD_SIZE, Head, XmlRoot
-from ..errors import ParseError
+from ..errors import FormatError, ParseError
 from ..model import Entry, When
+from . import not_format_message
 from .ampersand import AmpersandFixingReader, clean_head
 from .encoding import Utf8Input
 
 if TYPE_CHECKING:
     from . import ReadContext
+
 
 #: The sitemaps.org namespace, the one writers use (PROTOCOL §1).
 SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
@@ -119,10 +121,8 @@ class ItemStream:
             return None
         local, ns = root.local, root.namespace
         if local != self.root_local:
-            self.ctx.warn(
-                f"the root element is <{local}>, not <{self.root_local}>; "
-                f"reading <{self.item}> elements anyway"
-            )
+            name = "xml" if self.root_local == "urlset" else "index"
+            raise FormatError(not_format_message(name, local), source=self.ctx.source)
         namespaces = (*KNOWN_NAMESPACES, "")
         if not ns:
             self.ctx.warn(f"<{local}> has no namespace; read as sitemaps.org {SITEMAP_NS}")
@@ -255,12 +255,17 @@ class RelativeLocs:
         lines = ", ".join(str(n) for n in self.lines)
         more = "..." if self.count > len(self.lines) else ""
         where = f" (line{'s' if len(self.lines) > 1 else ''} {lines}{more})" if lines else ""
-        what = f"{self.count} <{self.tag}> value{'s are' if self.count > 1 else ' is'}"
+        n = self.count
+        what = (
+            f"{n} <{self.tag}> values are not absolute http(s) URLs"
+            if n > 1
+            else f"a <{self.tag}> value is not an absolute http(s) URL"
+        )
         if self.base is not None:
             done = f"relative ones resolved against {self.base}"
         else:
             done = "kept as written (give a base URL to resolve relative ones)"
-        self.ctx.warn(f"{what} not an absolute http(s) URL as the protocol requires{where}; {done}")
+        self.ctx.warn(f"{what} as the protocol requires{where}; {done}")
 
 
 def is_web_url(url: str) -> bool:

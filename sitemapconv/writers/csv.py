@@ -11,9 +11,10 @@ cell when absent). Extensions are flattened into fixed columns:
 - ``alternates``: ``hreflang=href`` for each ``rel="alternate"`` link, space-separated
   (``=href`` when a link has no hreflang). Other links (amphtml...) are not written.
 
-URLs inside those list columns are percent-encoded (RFC 3986, see
-:func:`sitemapconv.urls.encode_url`) so a space never occurs inside one and splitting on
-spaces is exact; ``loc`` itself is written as it is. Other extension fields (image captions,
+URLs inside those list columns are percent-encoded (RFC 3986, through the writers' one
+formatting path, :class:`~sitemapconv.writers.values.ValueFormatter`: an unparsable one is
+left out with a warning) so a space never occurs inside one and splitting on spaces is
+exact; ``loc`` itself is written as it is. Other extension fields (image captions,
 titles, geo_location and license; every video field but the one URL; the news language,
 access, genres, keywords and stock tickers; links with another ``rel``, ``media``; mobile) do
 not fit a flat row: one warning at the end of the run names those dropped; use ``jsonl``.
@@ -32,10 +33,10 @@ from typing import BinaryIO, ClassVar
 
 from ..dates import format_w3c
 from ..model import Entry, Video
-from ..urls import encode_url
 from . import WriteContext, Writer
 from .losses import Losses
 from .tabular import CORE_COLUMNS, core_values
+from .values import ValueFormatter
 
 COLUMNS: tuple[str, ...] = (
     *CORE_COLUMNS,
@@ -84,21 +85,28 @@ def _record_losses(entry: Entry, losses: Losses) -> None:
         losses.add("mobile")
 
 
-def _extension_values(entry: Entry, losses: Losses) -> list[object]:
+def _urls(values: ValueFormatter, urls: Iterable[str | None], what: str) -> list[str]:
+    """The encoded URLs; one that cannot be parsed is left out with the formatter's warning."""
+    found = (values.plain_url(url, what) for url in urls if url)
+    return [url for url in found if url is not None]
+
+
+def _extension_values(entry: Entry, losses: Losses, values: ValueFormatter) -> list[object]:
     images = entry.images
     videos = [v.content_loc or v.player_loc for v in entry.videos]
     news = entry.news
-    links = [
-        f"{link.hreflang or ''}={encode_url(link.href)}"
-        for link in entry.alternates
-        if link.rel == "alternate"
-    ]
+    links = []
+    for link in entry.alternates:
+        if link.rel == "alternate":
+            href = values.plain_url(link.href, "alternate link")
+            if href is not None:
+                links.append(f"{link.hreflang or ''}={href}")
     if images or entry.videos or news is not None or entry.alternates or entry.mobile:
         _record_losses(entry, losses)
     return [
-        " ".join(encode_url(i.loc) for i in images),
+        " ".join(_urls(values, (i.loc for i in images), "image URL")),
         len(images),
-        " ".join(encode_url(v) for v in videos if v),
+        " ".join(_urls(values, videos, "video URL")),
         len(videos),
         None if news is None else news.title,
         None if news is None else news.publication_name,
@@ -121,9 +129,10 @@ class CsvWriter(Writer):
             writer = _csv.writer(text)
             writer.writerow(COLUMNS)
             losses = Losses(self.name, "use jsonl to keep them")
+            values = ValueFormatter(ctx)
             count = 0
             for entry in entries:
-                writer.writerow(core_values(entry) + _extension_values(entry, losses))
+                writer.writerow(core_values(entry) + _extension_values(entry, losses, values))
                 count += 1
             text.flush()
         finally:

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 import sitemapconv
+from sitemapconv.errors import FormatError
 from sitemapconv.model import Entry
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "sitemaps"
@@ -146,7 +147,7 @@ def test_truncated_index_keeps_complete_children() -> None:
     assert any("dropped" in m for m in messages)
 
 
-def test_index_reader_forced_on_urlset_reads_nothing_with_warning() -> None:
-    entries, messages, _ = read_all(DATA / "urlset-basic.xml", format="index")
-    assert entries == []
-    assert any("<urlset>, not <sitemapindex>" in m for m in messages)
+def test_index_reader_forced_on_urlset_is_refused() -> None:
+    # Issue #16: a forced format fails the same way for every format.
+    with pytest.raises(FormatError, match=r"not an index document \(root element <urlset>\)"):
+        read_all(DATA / "urlset-basic.xml", format="index")

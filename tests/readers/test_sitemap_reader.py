@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 import sitemapconv
-from sitemapconv.errors import LimitError, ParseError, SitemapError
+from sitemapconv.errors import FormatError, LimitError, ParseError, SitemapError
 from sitemapconv.model import Alternate, Entry, Image, News, VideoId, VideoPrice
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "sitemaps"
@@ -549,14 +549,14 @@ def test_not_xml_forced_as_xml_is_parse_error() -> None:
         read_all(b"", format="xml")
 
 
-def test_forced_reader_on_index_warns_about_root() -> None:
-    entries, messages, _ = read_all(
-        f'<sitemapindex xmlns="{NS}"><sitemap><loc>https://e.com/s.xml</loc></sitemap>'
-        "</sitemapindex>".encode(),
-        format="xml",
-    )
-    assert entries == []
-    assert has(messages, "<sitemapindex>", "not <urlset>")
+def test_forced_reader_on_index_is_refused() -> None:
+    # Issue #16: -f xml on an index fails like -f rss on a sitemap, not an empty success.
+    with pytest.raises(FormatError, match=r"not an xml document \(root element <sitemapindex>\)"):
+        read_all(
+            f'<sitemapindex xmlns="{NS}"><sitemap><loc>https://e.com/s.xml</loc></sitemap>'
+            "</sitemapindex>".encode(),
+            format="xml",
+        )
 
 
 # --- streaming and memory --------------------------------------------------------------------
