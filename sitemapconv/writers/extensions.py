@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from ..dates import format_w3c
+from ..htmltext import html_to_text
 from ..model import Alternate, Image, News, Video, VideoTvShow, When
 from .values import ValueFormatter
 
@@ -125,7 +126,8 @@ class ExtensionFormatter:
                 video = replace(
                     video,
                     title=video.title or title,
-                    description=video.description or summary,
+                    # The entry's summary is HTML; a video description is plain text.
+                    description=video.description or (html_to_text(summary) if summary else None),
                 )
             missing = [
                 name
