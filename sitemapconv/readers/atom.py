@@ -292,9 +292,16 @@ class _AtomState:
             when = date_of(self.notes, text, name, rfc822=False)
             if when is not None:
                 if i:
+                    first = order[0]
+                    if first not in dates:
+                        why = f"has no <{first}>"
+                    elif dates[first] is None:
+                        why = f"has an empty <{first}>"
+                    else:
+                        why = f"has an invalid <{first}>"
                     self.notes.warn(
                         f"entries dated by <{name}>",
-                        f"an entry has no valid <{order[0]}>; its <{name}> is used as lastmod",
+                        f"an entry {why}; its <{name}> is used as lastmod",
                     )
                 return when, text
         return None, None

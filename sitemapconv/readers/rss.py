@@ -184,7 +184,14 @@ class _RssState:
             elif key == _DESCRIPTION:
                 summary = summary or text_of(child)
             elif key == _PUBDATE:
-                pubdate = pubdate or text_of(child)
+                if pubdate is None:
+                    pubdate = text_of(child)
+                    if pubdate is None:  # <pubDate></pubDate>: said like an empty <lastmod/>
+                        self.notes.warn(
+                            "empty <pubDate>",
+                            f"an item (line {item.sourceline}) has an empty <pubDate>; "
+                            "it is left undated",
+                        )
             elif key == _GUID:
                 if guid is None:
                     guid = text_of(child)
