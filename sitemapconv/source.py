@@ -17,6 +17,7 @@ from contextlib import suppress
 from dataclasses import dataclass, field
 from typing import BinaryIO, Union
 from urllib.parse import unquote, urlsplit
+from urllib.request import url2pathname
 
 from . import progress
 from .detect import HEAD_SIZE, Head
@@ -169,6 +170,23 @@ def _read_head(stream: BinaryIO) -> bytes:
         parts.append(chunk)
         size += len(chunk)
     return b"".join(parts)
+
+
+def shown_location(url: str) -> str:
+    """How a child sitemap is named in the data (``Entry.sitemap``): never a ``file:`` URL.
+
+    Following a local index resolves its children to ``file:`` URLs internally; the data
+    names such a child by its path, relative to the working directory when it is below it
+    (as the user would type it), so that no local ``file:`` URL reaches an output.
+    """
+    if url[:5].lower() != "file:":
+        return url
+    path = url2pathname(urlsplit(url).path)
+    try:
+        relative = os.path.relpath(path)
+    except ValueError:  # another drive on Windows
+        return path
+    return path if relative.startswith(os.pardir) else relative
 
 
 def _is_url(source: str) -> bool:

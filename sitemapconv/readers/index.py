@@ -38,6 +38,9 @@ class IndexReader(Reader):
         kinds = items.tags({"loc": _LOC, "lastmod": _LASTMOD})
         sitemap = ctx.origin
         relative = RelativeLocs(ctx)
+        # Following resolves relative children against the index's own location itself
+        # (sitemapconv.follow): "kept as written" would not be true then.
+        relative.quiet = ctx.options.follow
         count = 0
         try:
             for _, el in items.events:

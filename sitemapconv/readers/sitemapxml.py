@@ -228,7 +228,7 @@ class RelativeLocs:
     count and the first line numbers, instead of staying silent.
     """
 
-    __slots__ = ("base", "count", "ctx", "lines", "tag")
+    __slots__ = ("base", "count", "ctx", "lines", "quiet", "tag")
 
     def __init__(self, ctx: ReadContext, tag: str = "loc") -> None:
         self.ctx = ctx
@@ -237,6 +237,8 @@ class RelativeLocs:
         self.base = url if url is not None and is_web_url(url) else None
         self.count = 0
         self.lines: list[int] = []
+        #: Count without warning (the caller resolves the locs itself).
+        self.quiet = False
 
     def check(self, loc: str, line: int | None) -> str:
         """``loc`` (resolved when a base is known) after counting it when it is not absolute."""
@@ -250,7 +252,7 @@ class RelativeLocs:
         return loc
 
     def finish(self) -> None:
-        if not self.count:
+        if not self.count or self.quiet:
             return
         lines = ", ".join(str(n) for n in self.lines)
         more = "..." if self.count > len(self.lines) else ""
