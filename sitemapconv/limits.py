@@ -44,11 +44,8 @@ def check_limits(options: WriteOptions, source: str | None = None) -> tuple[int,
     return max_urls, max_bytes
 
 
-#: Said to CLI and library users alike, so it names both ways of asking for parts.
-SPLIT_HINT = (
-    "to get parts and an index, write to a file with splitting on "
-    "(-o FILE without --no-split; split=True in the library)"
-)
+#: Said to CLI and library users alike: no flag or keyword of either is named.
+SPLIT_HINT = "to get parts and an index, write to a file with splitting enabled"
 
 
 def over_limits_message(

@@ -25,6 +25,7 @@ from __future__ import annotations
 import math
 import re
 from decimal import Decimal
+from urllib.parse import urlsplit
 
 from ..errors import WriteError
 from ..limits import MAX_LOC_LENGTH, MIN_LOC_LENGTH
@@ -110,6 +111,8 @@ class ValueFormatter:
         """A URL cleaned and percent-encoded (not XML-escaped); None after a warning."""
         cleaned = self.clean(value.strip())
         try:
+            if "[" in cleaned:  # a clean-looking URL can still hold a broken IPv6 literal
+                urlsplit(cleaned)
             return encode_url(cleaned)
         except ValueError as exc:  # urlsplit on a broken IPv6 literal and the like
             self.ctx.warn(f"skipped the {what} {_short(cleaned)}: not a valid URL ({exc})")
