@@ -199,14 +199,14 @@ def test_xhtml_and_text_constructs() -> None:
         b'<feed xmlns="http://www.w3.org/2005/Atom"><title>t</title>'
         b'<entry><link href="https://e.com/1"/>'
         b'<title type="xhtml"><div xmlns="http://www.w3.org/1999/xhtml">A <b>bold</b>'
-        b" move</div></title>"
+        b" move &lt;i&gt;</div></title>"
         b'<summary type="xhtml"><div xmlns="http://www.w3.org/1999/xhtml">x &lt; y '
         b'<a href="/p?a=1&amp;b=2">more</a></div></summary></entry>'
         b'<entry><link href="https://e.com/2"/><title>a &lt; b</title>'
         b"<summary>a &lt; b &amp; c</summary></entry></feed>"
     )
     first, second = _read(feed)[0]
-    assert first.title == "A bold move"
+    assert first.title == "A bold move <i>"  # escaped text in XHTML is text
     assert first.summary == 'x &lt; y <a href="/p?a=1&amp;b=2">more</a>'
     assert second.title == "a < b"
     assert second.summary == "a &lt; b &amp; c"  # plain text made HTML
@@ -331,3 +331,14 @@ def test_library_warnings_point_at_the_callers_line() -> None:
         sitemapconv.write([Entry("relative"), Entry("https://e.com/")], io.BytesIO(), "xml")
     assert len(caught) >= 2
     assert {Path(w.filename) for w in caught} == {Path(__file__)}
+
+
+def test_html_to_text() -> None:
+    from sitemapconv.htmltext import html_to_text
+
+    assert html_to_text("Dates &lt;are&gt; hard") == "Dates <are> hard"
+    assert html_to_text("<p>A <b>bold</b></p><p>move</p>") == "A bold move"
+    assert html_to_text("a < b and c > d") == "a < b and c > d"
+    assert html_to_text("x<script>alert(1)</script>y<STYLE>p{}</STYLE>") == "x y"
+    assert html_to_text("cut <script>never closed") == "cut"
+    assert html_to_text("<" * 10_000) == "<" * 10_000  # not markup: kept as text

@@ -105,6 +105,8 @@ def plain_text(el: Element) -> str | None:
     text = text_of(el)
     if text is None or kind == _TEXT:
         return text
+    if kind == _XHTML:  # the markup is XML, already flattened to its decoded text
+        return " ".join(text.split()) or None
     return html_to_text(text) or None
 
 
