@@ -342,3 +342,12 @@ def test_html_to_text() -> None:
     assert html_to_text("x<script>alert(1)</script>y<STYLE>p{}</STYLE>") == "x y"
     assert html_to_text("cut <script>never closed") == "cut"
     assert html_to_text("<" * 10_000) == "<" * 10_000  # not markup: kept as text
+
+
+@pytest.mark.parametrize("fmt", ["xml", "index", "txt", "rss", "atom", "atom03"])
+def test_many_skipped_entries_do_not_flood_and_are_counted(fmt: str) -> None:
+    entries = [Entry(f"page/{i}") for i in range(500)] + [Entry("https://e.com/")]
+    data, messages = _write(entries, fmt)
+    assert b"https://e.com/" in data
+    assert len(messages) < 30
+    assert any("skipped 500 entries in all" in m for m in messages)

@@ -56,6 +56,10 @@ def decimal_text(value: float) -> str:
     return text
 
 
+#: Entries skipped for their loc that are warned about one by one; then only counted.
+SKIPS_SHOWN = 20
+
+
 class ValueFormatter:
     """Cleans, encodes and escapes values for one write; warnings go to ``ctx``."""
 
@@ -74,7 +78,10 @@ class ValueFormatter:
         self.relative = self.relative or relative
         if self.first_skip is None:
             self.first_skip = message.removeprefix("skipped ")
-        self.ctx.warn(message)
+        if self.skipped <= SKIPS_SHOWN:
+            self.ctx.warn(message)
+        elif self.skipped == SKIPS_SHOWN + 1:
+            self.ctx.warn("more entries skipped for their loc; the count comes at the end")
 
     def finish(self, written: int, format: str) -> None:
         """Refuse an output from which every entry was dropped: nothing is written then.
@@ -82,8 +89,10 @@ class ValueFormatter:
         Call before writing the document head (the writers spool their body). An empty
         input stays an empty (warned) document; only "all dropped" is an error.
         """
-        if written == 0 and self.skipped:
-            n = self.skipped
+        n = self.skipped
+        if written and n > SKIPS_SHOWN:
+            self.ctx.warn(f"skipped {n:,} entries in all for their loc; wrote {written:,}")
+        if written == 0 and n:
             raise WriteError(
                 f"nothing to write: {'all ' if n > 1 else 'the '}{n:,} "
                 f"entr{'ies' if n > 1 else 'y'} skipped because {format} output cannot "
