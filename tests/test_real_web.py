@@ -351,3 +351,15 @@ def test_many_skipped_entries_do_not_flood_and_are_counted(fmt: str) -> None:
     assert b"https://e.com/" in data
     assert len(messages) < 30
     assert any("skipped 500 entries in all" in m for m in messages)
+
+
+def test_validate_says_an_empty_pubdate_is_empty(cli: Run, tmp_path: Path) -> None:
+    feed = tmp_path / "feed.rss"
+    feed.write_bytes(
+        b'<rss version="2.0"><channel><title>t</title><link>https://e.com/</link>'
+        b"<description>d</description><item><title>x</title><link>https://e.com/1</link>"
+        b"<pubDate></pubDate></item></channel></rss>"
+    )
+    proc = cli("--validate", str(feed))
+    assert proc.returncode == 1
+    assert b"<pubDate> is empty: give a date or remove the tag [empty-tag]" in proc.stdout
