@@ -88,7 +88,7 @@ class _Capped(io.RawIOBase):
         if self.count > self._limit:
             raise LimitError(
                 f"input is larger than the size cap of {self._limit:,} bytes "
-                "(after decompression); raise max_bytes to read it",
+                "(after decompression); raise the cap (--max-bytes, max_bytes=) to read it",
                 source=self._name,
             )
         b[:n] = data

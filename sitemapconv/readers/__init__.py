@@ -77,8 +77,11 @@ class Reader:
         One rule for every format: the document's root element, when the head shows one,
         must be one this reader's :meth:`sniff` would claim. Otherwise reading would give an
         empty or meaningless result, so it is a :class:`~sitemapconv.errors.FormatError`
-        instead. A reader that reads roots it never claims by sniffing overrides this.
+        instead. A reader that reads roots it never claims by sniffing overrides this; one
+        with no sniffer of its own (only ever forced) is not judged.
         """
+        if cls.sniff.__func__ is Reader.sniff.__func__:  # type: ignore[attr-defined]
+            return
         root = head.root
         if root is not None and cls.sniff(head) <= 0.0:
             raise FormatError(not_format_message(cls.name, root.local), source=source)
