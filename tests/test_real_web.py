@@ -363,3 +363,14 @@ def test_validate_says_an_empty_pubdate_is_empty(cli: Run, tmp_path: Path) -> No
     proc = cli("--validate", str(feed))
     assert proc.returncode == 1
     assert b"<pubDate> is empty: give a date or remove the tag [empty-tag]" in proc.stdout
+
+
+@pytest.mark.parametrize("fmt", ["rss", "atom", "atom03"])
+def test_relative_feed_link_of_the_source_is_not_written(fmt: str) -> None:
+    meta = sitemapconv.FeedMeta(link="../index.html", self_link="feed.xml")
+    out = io.BytesIO()
+    messages: list[str] = []
+    sitemapconv.write([Entry("https://e.com/a")], out, fmt, meta=meta, on_warning=messages.append)
+    assert b"../index.html" not in out.getvalue() and b'"feed.xml"' not in out.getvalue()
+    assert b"https://e.com/" in out.getvalue()
+    assert any("relative feed link" in m for m in messages)
