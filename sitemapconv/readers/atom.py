@@ -5,8 +5,10 @@ Field mapping (PROTOCOL.md §8, §11):
 - ``loc``: the entry's ``link`` with ``rel="alternate"`` or no ``rel``; among several, the
   first with ``type="text/html"`` (or ``application/xhtml+xml``), else the first. Never
   ``rel="self"``, ``"enclosure"``, ``"edit"``... ``href`` is resolved against ``xml:base``
-  (inherited from the feed, the entry and the link itself) and then the document URL. An
-  entry with no such link is skipped with a warning.
+  (inherited from the feed, the entry and the link itself) and then the document URL or the
+  feed's ``rel="self"`` link; with none of those (a local file) a relative link stays as
+  written, counted in one warning per document. An entry with no such link is skipped with
+  a warning.
 - ``alternates``: the other alternate links that carry an ``hreflang``, as
   ``Alternate(href, hreflang)``.
 - ``lastmod``: ``updated``; else ``published``, with a warning.

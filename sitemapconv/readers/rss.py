@@ -5,7 +5,8 @@ Field mapping (PROTOCOL.md §8, §10):
 - ``loc``: the item ``link``; else a ``guid`` that is a permalink (``isPermaLink`` is not
   ``"false"``) and an absolute http(s) URL; else (RSS 0.90/1.0) the item's ``rdf:about``.
   An item with none of these is skipped with a warning. Relative links are resolved against
-  ``xml:base`` and then the document URL.
+  ``xml:base``, then the document URL or the feed's ``atom:link rel="self"``; a local file has
+  no URL, so without those they stay as written, counted in one warning per document.
 - ``lastmod``: ``pubDate`` (RFC 822, a W3C date accepted with a warning), else ``dc:date``.
 - ``title``, ``summary`` (``description``), ``id`` (``guid``, else ``rdf:about``);
   ``published`` stays None: RSS has one date per item and it is ``lastmod``.

@@ -2,7 +2,9 @@
 
 One :class:`~sitemapconv.model.Entry` per ``<url>``, streamed: memory does not grow with the
 number of URLs. Children are accepted in any order. ``loc`` is stripped (entities decoded, CDATA
-accepted); a ``<url>`` without one is skipped with a warning. ``lastmod`` goes through
+accepted); a ``<url>`` without one is skipped with a warning, and locs that are not absolute
+http(s) URLs are kept (resolved when the document has an http(s) location) and reported in
+one warning per document (:class:`~.sitemapxml.RelativeLocs`). ``lastmod`` goes through
 :func:`~sitemapconv.dates.parse_w3c`; ``changefreq`` is lower-cased; ``priority`` accepts a
 decimal comma. A value that cannot be used becomes None with a warning giving it, and reading
 goes on. The loop is written out flat on purpose: it is the hot path of every conversion
