@@ -98,7 +98,7 @@ def convert(
         str | None,
         typer.Option(
             "-t", "--to", metavar="FORMAT",
-            help="Output format: xml, index, rss, atom, atom03, txt, jsonl, csv. "
+            help="Output format: xml, index, rss, atom, atom03, txt, jsonl, csv, jsonfeed. "
             "Default: from -o's extension.",
         ),
     ] = None,

@@ -19,12 +19,13 @@ import pytest
 import sitemapconv
 from sitemapconv.errors import LimitError, SitemapError, SitemapWarning
 from sitemapconv.model import Entry, Image
+from sitemapconv.registry import writer_names
 from sitemapconv.urls import encode_url
 
 from .conftest import DATA, ROOT, SAMPLES, Run
 
 REAL = DATA / "realweb"
-WRITERS = ("xml", "index", "rss", "atom", "atom03", "txt", "jsonl", "csv")
+WRITERS = tuple(writer_names())
 
 
 def _read(source: object, **options: object) -> tuple[list[Entry], list[str]]:
@@ -171,7 +172,7 @@ def test_no_file_url_in_any_output_of_any_file_in_any_format() -> None:
                     continue
                 assert b"file:" not in out.getvalue(), (path.relative_to(ROOT), fmt)
                 converted += 1
-    assert converted > 300
+    assert converted > 300 and "jsonfeed" in WRITERS
 
 
 # --- Atom text constructs -------------------------------------------------------------------
@@ -227,6 +228,7 @@ def test_xhtml_and_text_constructs() -> None:
         ("atom", "feed.rss", "rss"),
         ("atom03", "sitemap.xml", "urlset"),
         ("txt", "feed.atom", "feed"),
+        ("jsonfeed", "sitemap.xml", "urlset"),
     ],
 )
 def test_forced_format_with_another_root_fails_the_same_way(
@@ -374,3 +376,26 @@ def test_relative_feed_link_of_the_source_is_not_written(fmt: str) -> None:
     assert b"../index.html" not in out.getvalue() and b'"feed.xml"' not in out.getvalue()
     assert b"https://e.com/" in out.getvalue()
     assert any("relative feed link" in m for m in messages)
+
+
+def test_json_feed_validates_and_its_texts_keep_their_meaning(cli: Run, tmp_path: Path) -> None:
+    bad = tmp_path / "feed.json"
+    bad.write_text(
+        '{"version": "https://jsonfeed.org/version/1.1", "items": ['
+        '{"url": "page", "date_published": "2024-01-10"}]}'
+    )
+    proc = cli("--validate", str(bad))
+    assert proc.returncode == 1
+    out = proc.stdout.decode()
+    assert "no 'title' (required)" in out and "no 'id' (required)" in out
+    assert "is not absolute" in out and "RFC 3339" in out
+    # summary and content_text are plain text; the model's summary is HTML.
+    feed = (
+        b'{"version": "https://jsonfeed.org/version/1.1", "title": "t", "items": ['
+        b'{"id": "1", "url": "https://e.com/1", "summary": "a < b"},'
+        b'{"id": "2", "url": "https://e.com/2", "content_html": "<p>x</p>"}]}'
+    )
+    entries, _ = _read(feed)
+    assert [e.summary for e in entries] == ["a &lt; b", "<p>x</p>"]
+    data, _ = _write(entries, "jsonfeed")
+    assert [e.summary for e in _read(data)[0]] == ["a &lt; b", "<p>x</p>"]

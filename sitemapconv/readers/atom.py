@@ -7,8 +7,9 @@ Field mapping (PROTOCOL.md §8, §11):
   ``rel="self"``, ``"enclosure"``, ``"edit"``... ``href`` is resolved against ``xml:base``
   (inherited from the feed, the entry and the link itself) and then the document URL or the
   feed's ``rel="self"`` link; with none of those (a local file) a relative link stays as
-  written, counted in one warning per document. An entry with no such link is skipped with
-  a warning.
+  written, counted in one warning per document. An entry with no such link takes its ``id``
+  when that is an absolute http(s) URL, or a path (``/...``) resolved against an http(s)
+  base (as feedparser does); otherwise it is skipped with a warning.
 - ``alternates``: the other alternate links that carry an ``hreflang``, as
   ``Alternate(href, hreflang)``.
 - ``lastmod``: ``updated``; else ``published``, with a warning.
@@ -40,6 +41,7 @@ from ..errors import FormatError
 from ..htmltext import html_to_text, text_to_html
 from ..model import Alternate, Entry, FeedMeta, When
 from . import ReadContext, Reader, not_format_message
+from .feedparser_reader import with_rescue
 from .feedxml import (
     ATOM_NS,
     XML_BASE,
@@ -51,6 +53,7 @@ from .feedxml import (
     date_of,
     element_base,
     is_absolute,
+    is_web_url,
     resolve,
     text_of,
 )
@@ -253,6 +256,13 @@ class _AtomState:
                 summary = summary or html_of(child)
         base = element_base(item, self.base)
         loc, alternates, enclosures = self._links(links, base)
+        if loc is None and ident:
+            # RFC 4287 §4.2.6: an id is an absolute IRI, often the page itself. A path id
+            # ("/2024/post", invalid Atom but found) names a page of the feed's own site.
+            if is_web_url(ident):
+                loc = ident
+            elif ident[:1] == "/" and ident[:2] != "//" and base and is_web_url(base):
+                loc = resolve(ident, base)
         if loc is None:
             self.notes.warn(
                 "entries skipped for want of a URL",
@@ -365,6 +375,10 @@ class AtomReader(Reader):
         return (f"{{{ns}}}entry",) if ns else ("{*}entry",)
 
     def read(self, stream: BinaryIO, ctx: ReadContext) -> Iterator[Entry]:
+        # A feed it reads nothing from goes to feedparser (sitemapconv.readers.feedparser_reader).
+        return with_rescue(self.read_streaming, stream, ctx, self.name)
+
+    def read_streaming(self, stream: BinaryIO, ctx: ReadContext) -> Iterator[Entry]:
         state = _AtomState(ctx, self.dialect)
         parser = ItemParser(stream, ctx, self.entry_tags(), state.on_meta)
         count = 0
