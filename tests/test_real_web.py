@@ -399,3 +399,15 @@ def test_json_feed_validates_and_its_texts_keep_their_meaning(cli: Run, tmp_path
     assert [e.summary for e in entries] == ["a &lt; b", "<p>x</p>"]
     data, _ = _write(entries, "jsonfeed")
     assert [e.summary for e in _read(data)[0]] == ["a &lt; b", "<p>x</p>"]
+
+
+def test_feedparser_reader_gives_the_same_title_and_summary_kinds() -> None:
+    feed = (
+        b'<feed xmlns="http://www.w3.org/2005/Atom"><title>t</title><entry>'
+        b'<title type="html">Dates &amp;lt;are&amp;gt; hard</title>'
+        b'<summary>a &lt; b</summary><link href="https://e.com/1"/></entry></feed>'
+    )
+    fast, _ = _read(feed)
+    rescued, _ = _read(feed, format="feedparser")
+    assert [(e.title, e.summary) for e in rescued] == [(e.title, e.summary) for e in fast]
+    assert fast[0].title == "Dates <are> hard" and fast[0].summary == "a &lt; b"

@@ -36,6 +36,7 @@ from typing import Any, BinaryIO
 from ..dates import parse_date
 from ..detect import Head
 from ..errors import FormatError, ParseError, SitemapError
+from ..htmltext import html_to_text, text_to_html
 from ..model import Entry, Image, Video, When
 from . import ReadContext, Reader
 from .feedxml import ATOM03_NS, ATOM_NS, Notes, is_absolute, is_web_url, resolve
@@ -335,8 +336,8 @@ def _entry(
     entry = Entry(
         loc=loc,
         lastmod=lastmod,
-        title=(item.get("title") or "").strip() or None,
-        summary=(item.get("summary") or "").strip() or None,
+        title=_plain(item, "title"),
+        summary=_html(item, "summary"),
         id=(item.get("id") or "").strip() or None,
         published=published if updated is not None else None,
         sitemap=sitemap,
@@ -367,3 +368,25 @@ def _meta(feed: Mapping[str, Any], ctx: ReadContext, notes: Notes, base: str | N
 
 
 __all__ = ["FeedparserReader", "Tape", "read_with_feedparser", "rescue", "with_rescue"]
+
+
+def _is_html(item: Mapping[str, Any], name: str) -> bool:
+    detail = item.get(f"{name}_detail")
+    kind = detail.get("type") if isinstance(detail, Mapping) else None
+    return isinstance(kind, str) and "html" in kind
+
+
+def _plain(item: Mapping[str, Any], name: str) -> str | None:
+    """feedparser's value as plain text (the model's titles): HTML is turned into text."""
+    value = (item.get(name) or "").strip()
+    if value and _is_html(item, name):
+        value = html_to_text(value)
+    return value or None
+
+
+def _html(item: Mapping[str, Any], name: str) -> str | None:
+    """feedparser's value as HTML (the model's summaries): plain text is escaped."""
+    value = (item.get(name) or "").strip()
+    if value and not _is_html(item, name):
+        value = text_to_html(value)
+    return value or None
