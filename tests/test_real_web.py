@@ -255,7 +255,7 @@ def test_hosts_are_idna_2008(cli: Run) -> None:
 # --- one formatting path --------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("fmt", ["xml", "rss", "atom", "atom03", "csv"])
+@pytest.mark.parametrize("fmt", ["xml", "rss", "atom", "atom03", "jsonfeed", "csv"])
 def test_malformed_image_url_is_skipped_with_a_warning_in_every_format(fmt: str) -> None:
     entry = Entry(
         "https://e.com/page",
@@ -346,7 +346,7 @@ def test_html_to_text() -> None:
     assert html_to_text("<" * 10_000) == "<" * 10_000  # not markup: kept as text
 
 
-@pytest.mark.parametrize("fmt", ["xml", "index", "txt", "rss", "atom", "atom03"])
+@pytest.mark.parametrize("fmt", ["xml", "index", "txt", "rss", "atom", "atom03", "jsonfeed"])
 def test_many_skipped_entries_do_not_flood_and_are_counted(fmt: str) -> None:
     entries = [Entry(f"page/{i}") for i in range(500)] + [Entry("https://e.com/")]
     data, messages = _write(entries, fmt)
