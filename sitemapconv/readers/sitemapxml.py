@@ -32,7 +32,6 @@ from .encoding import Utf8Input
 if TYPE_CHECKING:
     from . import ReadContext
 
-
 #: The sitemaps.org namespace, the one writers use (PROTOCOL §1).
 SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
 
@@ -271,9 +270,9 @@ class RelativeLocs:
 
 
 def is_web_url(url: str) -> bool:
-    """True for an absolute http(s) URL with something after the ``//``."""
-    return url.startswith(("http://", "https://")) or (
-        url[:8].lower().startswith(("http://", "https://")) and len(url) > 8
+    """True for a URL that starts with ``http://`` or ``https://`` (in any case)."""
+    return url.startswith(("http://", "https://")) or url[:8].lower().startswith(
+        ("http://", "https://")
     )
 
 
