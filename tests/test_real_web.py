@@ -411,3 +411,10 @@ def test_feedparser_reader_gives_the_same_title_and_summary_kinds() -> None:
     rescued, _ = _read(feed, format="feedparser")
     assert [(e.title, e.summary) for e in rescued] == [(e.title, e.summary) for e in fast]
     assert fast[0].title == "Dates <are> hard" and fast[0].summary == "a &lt; b"
+
+
+@pytest.mark.parametrize("fmt", ["xml", "index", "txt", "rss", "atom", "atom03", "jsonfeed"])
+def test_broken_ipv6_loc_is_skipped_in_every_format(fmt: str) -> None:
+    data, messages = _write([Entry("https://[broken/a"), Entry("https://[::1]:8080/x")], fmt)
+    assert b"[::1]:8080" in data and b"broken" not in data
+    assert any("'https://[broken/a': not a valid URL" in m for m in messages)

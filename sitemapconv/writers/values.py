@@ -36,8 +36,9 @@ from . import WriteContext
 _HTTP_URL = re.compile(r"[Hh][Tt][Tt][Pp][Ss]?://[^/?#\s]")
 # An absolute http(s) URL made only of characters RFC 3986 allows unescaped (no "%"): such a
 # loc needs neither cleaning nor encoding. One scan instead of four on the hot path.
+# Brackets (an IPv6 literal) take the checked path, where a broken literal is caught.
 CLEAN_HTTP_URL = re.compile(
-    r"[Hh][Tt][Tt][Pp][Ss]?://[-\w.~:\[\]@!$&'()*+,;=][-\w.~:/?#\[\]@!$&'()*+,;=]*", re.ASCII
+    r"[Hh][Tt][Tt][Pp][Ss]?://[-\w.~:@!$&'()*+,;=][-\w.~:/?#@!$&'()*+,;=]*", re.ASCII
 )
 
 
@@ -151,7 +152,10 @@ class ValueFormatter:
             self._skip("skipped an entry without a loc")
             return None
         try:
-            url = encode_url(self.clean(raw))
+            cleaned = self.clean(raw)
+            if "[" in cleaned:  # a clean-looking URL can still hold a broken IPv6 literal
+                urlsplit(cleaned.strip())
+            url = encode_url(cleaned)
         except ValueError as exc:
             self._skip(f"skipped {_short(raw)}: not a valid URL ({exc})")
             return None
