@@ -118,11 +118,18 @@ def test_a_filter_that_selects_nothing_still_exits_0(cli: Run) -> None:
 
 
 @pytest.mark.parametrize(
-    "name", ["sitemap.xml", "sitemap-index.xml", "feed.rss", "feed.atom", "feed.atom03", "urls.txt"]
+    "name",
+    [
+        "sitemap.xml",
+        "sitemap-index.xml",
+        "feed.rss",
+        "feed.atom",
+        "feed.atom03",
+        "feed.json",
+        "urls.txt",
+    ],
 )
-def test_entry_sitemap_is_the_source_as_given(
-    name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_entry_sitemap_is_the_source_as_given(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
     given = str(SAMPLES / name)
     entries, _ = _read(given)
     assert entries and {e.sitemap for e in entries} == {given}
