@@ -98,7 +98,8 @@ def convert(
         str | None,
         typer.Option(
             "-t", "--to", metavar="FORMAT",
-            help="Output format: xml, index, rss, atom, atom03, txt, jsonl, csv, jsonfeed. "
+            help="Output format: xml, index, rss, atom, atom03, txt, jsonl, csv, jsonfeed, "
+            "parquet. "
             "Default: from -o's extension.",
         ),
     ] = None,
@@ -356,7 +357,7 @@ def convert(
         bool,
         typer.Option("--dask", rich_help_panel=DASK,
                      help="Read on a Dask cluster, one task per sitemap file; write "
-                     "-t parquet -o DIR or -t jsonl -o FILE (needs the dask extra)."),
+                     "-t parquet -o DIR, -t jsonl or -t csv -o FILE (needs the dask extra)."),
     ] = False,
     scheduler: Annotated[
         str | None,
@@ -398,7 +399,7 @@ def convert(
             raise typer.BadParameter("use text or json", param_hint="--report")
         raise typer.Exit(run(inputs, report_format=report, location=base_url, follow=follow))
     if use_dask or scheduler is not None:
-        from .dask import run_cli_job
+        from .cli_dask import run_cli_job
 
         code = run_cli_job(
             inputs, scheduler=scheduler or "local", to=to, output=output, follow=follow,

@@ -47,6 +47,7 @@ _WRITERS: dict[str, str] = {
     "jsonl": "sitemapconv.writers.jsonl:JsonlWriter",
     "csv": "sitemapconv.writers.csv:CsvWriter",
     "jsonfeed": "sitemapconv.writers.jsonfeed:JsonFeedWriter",
+    "parquet": "sitemapconv.writers.parquet:ParquetWriter",
 }
 
 #: Aliases shared by both sides. Each class repeats its own in ``aliases``; a test checks it.
@@ -71,6 +72,7 @@ _EXTENSIONS: dict[str, str] = {
     ".ndjson": "jsonl",
     ".csv": "csv",
     ".json": "jsonfeed",
+    ".parquet": "parquet",
 }
 
 
