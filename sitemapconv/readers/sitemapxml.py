@@ -244,8 +244,9 @@ class RelativeLocs:
         if is_web_url(loc):
             return loc
         self.count += 1
-        if len(self.lines) < _SHOWN_LINES and line is not None:
-            self.lines.append(line)
+        lines = self.lines
+        if len(lines) < _SHOWN_LINES and line is not None and (not lines or lines[-1] != line):
+            lines.append(line)
         if self.base is not None and not _SCHEME.match(loc):
             return urljoin(self.base, loc)
         return loc
@@ -254,7 +255,7 @@ class RelativeLocs:
         if not self.count or self.quiet:
             return
         lines = ", ".join(str(n) for n in self.lines)
-        more = "..." if self.count > len(self.lines) else ""
+        more = "..." if len(self.lines) == _SHOWN_LINES and self.count > _SHOWN_LINES else ""
         where = f" (line{'s' if len(self.lines) > 1 else ''} {lines}{more})" if lines else ""
         n = self.count
         what = (
