@@ -111,11 +111,11 @@ def _decoder(coding: str, url: str) -> _Zlib | _Sliced:
     if coding == "deflate":
         return _Zlib(0)
     if coding == "br" and _have("brotli"):
-        import brotli  # type: ignore[import-not-found]
+        import brotli
 
         return _Sliced(brotli.Decompressor().process, "br")
     if coding == "zstd" and _have("zstandard"):
-        import zstandard  # type: ignore[import-not-found]
+        import zstandard
 
         return _Sliced(zstandard.ZstdDecompressor().decompressobj().decompress, "zstd")
     raise FetchError(f"unsupported Content-Encoding {coding!r}", source=url)

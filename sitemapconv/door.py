@@ -340,15 +340,25 @@ def make_transport(options: ReadOptions, door: Door | None = None) -> httpx.Base
     """
     from .transport import GuardedTransport
 
-    return GuardedTransport(options, door or Door(options), _limits(options))
+    transport = GuardedTransport(options, door or Door(options), _limits(options))
+    if options.cache is not None:  # the HTTP cache wraps the guarded transport (cache.py)
+        from .cache import cached_transport
+
+        return cached_transport(options, _limits(options), transport)
+    return transport
 
 
 def make_async_transport(
     options: ReadOptions, door: Door | None = None
 ) -> httpx.AsyncBaseTransport:
     """The async twin of :func:`make_transport`."""
-    from .transport import AsyncGuardedTransport
+    from .transport import AsyncGuardedTransport, GuardedTransport
 
+    if options.cache is not None:  # the cache is sync; it runs in worker threads (cache.py)
+        from .cache import async_cached_transport
+
+        inner = GuardedTransport(options, door or Door(options), _limits(options))
+        return async_cached_transport(options, _limits(options), inner)
     return AsyncGuardedTransport(options, door or Door(options), _limits(options))
 
 

@@ -49,7 +49,7 @@ from .door import Door, Refused, check_url
 from .errors import SitemapError
 from .model import Document, Entry
 from .options import ReadOptions, emit_warning
-from .source import Source
+from .source import Source, shown_location
 
 if TYPE_CHECKING:
     from .fetch import Fetcher, Guard
@@ -78,6 +78,8 @@ class FollowStats:
     duplicates: int = 0
     filtered: int = 0
     not_followed: int = 0
+    #: Sitemaps whose body came from the cache (``cache=``): after a 304, or unrequested.
+    cache_hits: int = 0
     failures: list[tuple[str, str]] = field(default_factory=list)
 
     def summary(self) -> str:
@@ -88,6 +90,7 @@ class FollowStats:
             (self.duplicates, "duplicate(s) skipped"),
             (self.filtered, "filtered out"),
             (self.not_followed, "not followed (limits)"),
+            (self.cache_hits, "from the cache"),
         ):
             if count:
                 parts.append(f"{count} {label}")
@@ -187,7 +190,7 @@ def read_child(
     except Exception as exc:  # a reader bug must not stop the other children
         return Result("failed", warnings=warnings, reason=f"{type(exc).__name__}: {exc}")
     for entry in entries:
-        entry.sitemap = ref.url
+        entry.sitemap = shown_location(ref.url)
     return Result("pages", entries=entries, warnings=warnings, base=base)
 
 
@@ -500,14 +503,17 @@ def stream_child(
             doc = open_document(ref.url, None, opts)
         with doc:
             if doc.format == "index":
-                children = [join(base, e.loc) for e in doc]
+                from .cache import child_locs
+
+                locs = child_locs(doc, base, options)
+                children = [join(base, loc) for loc in locs]
                 taken = True
                 sched.deliver(slot, Result("index", children=children, base=base))
                 return
             taken = True
             sched.deliver(slot, Result("pages", base=base))
             for entry in doc:
-                entry.sitemap = ref.url
+                entry.sitemap = shown_location(ref.url)
                 count += 1
                 yield entry
     except Exception as exc:  # SitemapError, or a reader bug: the other children go on
@@ -621,8 +627,10 @@ def read_followed(
     top takes one unit of a fresh budget. The top document's format is the result's
     ``format``.
     """
+    from .cache import child_locs, count_hits, for_following
     from .fetch import Fetcher
 
+    options = for_following(options)
     is_url = isinstance(source, str) and is_web(source)
     if door is None:
         door = Door(options, source if is_url else None, visited=visited)  # type: ignore[arg-type]
@@ -635,6 +643,7 @@ def read_followed(
             fetcher.close()
         raise
     stats = FollowStats()
+    count_hits(options, stats)
     start_url = source if is_url else None
     assert start_url is None or isinstance(start_url, str)
     if top.format != "index":
@@ -653,7 +662,8 @@ def read_followed(
         return FollowedDocument(
             format=top.format, source=top.source, _entries=plain(), meta=top.meta, stats=stats
         )
-    sched = Scheduler(options, stats, start_url, location, (e.loc for e in top), door=door)
+    children = child_locs(top, location, options)
+    sched = Scheduler(options, stats, start_url, location, children, door=door)
     sched.mark_visited(location or top.source)
     if isinstance(source, str) and is_url:
         sched.mark_visited(source)

@@ -40,6 +40,8 @@ class NotifyRequest:
     dry_run: bool = False
     #: ReadOptions fields for reading the INPUTs (follow, timeouts, headers...).
     read_options: Mapping[str, Any] = field(default_factory=dict)
+    #: Where --indexnow gets its URLs instead of the INPUTs (``--diff``: what changed).
+    url_source: Callable[[Callable[[str], None]], Iterator[str]] | None = None
 
     @property
     def wanted(self) -> bool:
@@ -122,8 +124,9 @@ def run_notify(
         out(pinged.describe())
         failed = failed or not pinged.ok
     if req.indexnow_key is not None:
+        urls = req.url_source(warn) if req.url_source is not None else _urls(req, warn)
         results = iter_indexnow(
-            _urls(req, warn),
+            urls,
             req.indexnow_key,
             endpoint=req.endpoint,
             key_location=req.key_location,

@@ -6,12 +6,17 @@ Adding an option means adding a field here, not threading a keyword through ever
 
 from __future__ import annotations
 
+import os
+import sys
 import warnings
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields, replace
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from .errors import SitemapError, SitemapWarning
+
+if TYPE_CHECKING:
+    from .cache import HttpCache
 
 #: Default cap on the bytes one source may yield after decompression (zip-bomb guard).
 DEFAULT_MAX_BYTES = 100 * 1024 * 1024
@@ -50,6 +55,14 @@ class ReadOptions:
     forward_headers: bool = False
     #: Base URL used to resolve relative URLs and as the document's location.
     base_url: str | None = None
+    # HTTP cache (see sitemapconv.cache)
+    #: A directory (or an :class:`~sitemapconv.cache.HttpCache`) keeping fetched sitemaps.
+    cache: str | os.PathLike[str] | HttpCache | None = None
+    #: Size bound of the cache database in bytes.
+    cache_max_bytes: int = 1024**3
+    #: While following, reuse a cached child without a request when the index's lastmod
+    #: for it is the one it had when the cached copy was stored.
+    trust_index_lastmod: bool = False
 
 
 @dataclass(slots=True)
@@ -91,11 +104,34 @@ def build_options(cls: type[T], options: T | None, overrides: dict[str, Any]) ->
 
 
 def emit_warning(handler: WarningHandler | None, message: str) -> None:
-    """Report a non-fatal problem through the caller's handler, else the warnings module."""
+    """Report a non-fatal problem through the caller's handler, else the warnings module.
+
+    A warning points at the caller's line (the ``for`` over a Document, the ``write()``
+    call), never at sitemapconv's own code: the stack level is counted past every frame of
+    this package, however deep the reader or writer that warned.
+    """
     if handler is not None:
         handler(message)
     else:
-        warnings.warn(message, SitemapWarning, stacklevel=3)
+        warnings.warn(message, SitemapWarning, stacklevel=_caller_level())
+
+
+#: The package's directory: frames from files under it are not the caller.
+_PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
+
+
+def _caller_level() -> int:
+    """The ``stacklevel`` of the first frame outside this package, seen from emit_warning.
+
+    (What ``skip_file_prefixes`` does on Python 3.12+, computed so that 3.10 and 3.11 get
+    the same result.)
+    """
+    level = 1
+    frame = sys._getframe(1)  # emit_warning's frame
+    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE_DIR):
+        frame = frame.f_back  # type: ignore[assignment]
+        level += 1
+    return level
 
 
 __all__ = [

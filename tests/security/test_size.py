@@ -66,3 +66,31 @@ def test_decoding_cost_is_linear_in_the_bytes_decoded() -> None:
             produced.append(len(chunk))
     assert max(produced) <= STEP
     assert sum(produced) <= 1024 * 1024
+
+
+def _plain_bomb() -> bytes:
+    head = b'<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">'
+    return head + b" " * (16 * 1024 * 1024)
+
+
+@pytest.mark.parametrize("coding", ["br", "zstd"])
+def test_br_and_zstd_bombs_stop_at_the_cap_when_their_decoders_are_installed(
+    server: HTTPServer, coding: str
+) -> None:
+    if coding == "br":
+        brotli = pytest.importorskip("brotli")
+        body = brotli.compress(_plain_bomb(), quality=5)
+        small = brotli.compress(urlset(["https://example.com/b"]))
+    else:
+        zstandard = pytest.importorskip("zstandard")
+        body = zstandard.ZstdCompressor().compress(_plain_bomb())
+        small = zstandard.ZstdCompressor().compress(urlset(["https://example.com/b"]))
+    server.expect_request("/bomb.xml").respond_with_data(body, headers={"Content-Encoding": coding})
+    server.expect_request("/small.xml").respond_with_data(
+        small, headers={"Content-Encoding": coding}
+    )
+    with pytest.raises(LimitError, match=f"Content-Encoding: {coding}"):
+        list(sitemapconv.read(server.url_for("/bomb.xml"), max_bytes=1024 * 1024))
+    assert [e.loc for e in sitemapconv.read(server.url_for("/small.xml"))] == [
+        "https://example.com/b"
+    ]
