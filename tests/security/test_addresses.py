@@ -8,6 +8,7 @@ redirect, not a name that resolves differently the second time it is asked (DNS 
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 
 import pytest
 from pytest_httpserver import HTTPServer
@@ -168,3 +169,25 @@ def test_dask_discovery_does_not_make_an_internal_url_the_start(
 
 def _quiet(_message: str) -> None:
     pass
+
+
+def test_the_http_cache_sits_in_front_of_the_door_not_around_it(
+    server: HTTPServer, internal: HTTPServer, tmp_path: Path
+) -> None:
+    secret = _internal_sitemap(internal)
+    server.expect_request("/index.xml").respond_with_data(index(["/a.xml", "/hop.xml", secret]))
+    server.expect_request("/a.xml").respond_with_data(urlset(["https://public.example/a"]))
+    server.expect_request("/hop.xml").respond_with_data(
+        "", status=302, headers={"Location": secret}
+    )
+    for _ in range(2):  # a cold and a warm cache
+        doc = sitemapconv.read(
+            server.url_for("/index.xml"),
+            follow=True,
+            cache=tmp_path / "cache",
+            retries=0,
+            on_warning=_quiet,
+        )
+        assert [e.loc for e in doc] == ["https://public.example/a"]
+        assert doc.stats.refused == 2  # type: ignore[attr-defined]
+    assert internal.log == []
