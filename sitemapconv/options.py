@@ -48,6 +48,9 @@ class ReadOptions:
     headers: Mapping[str, str] = field(default_factory=dict)
     #: Base URL used to resolve relative URLs and as the document's location.
     base_url: str | None = None
+    #: Raise :class:`~sitemapconv.errors.PartialError` at the end of the entries when a
+    #: followed child failed (``Document.failures``), instead of only warning.
+    strict: bool = False
 
 
 @dataclass(slots=True)
