@@ -77,15 +77,29 @@ def terminating_signals() -> Iterator[None]:
 
 @contextmanager
 def deferred() -> Iterator[None]:
-    """Hold SIGTERM, SIGHUP and SIGINT back during the block; they arrive right after it."""
+    """Hold SIGTERM, SIGHUP and SIGINT back during the block; they arrive right after it.
+
+    The handlers are swapped for one that only records the signal (a signal mask would not
+    do: another thread may take the signal, and Python then runs the handler in the main
+    thread anyway); on the way out the old handlers return and a recorded signal is raised
+    again, so it is handled exactly as it would have been.
+    """
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    old = signal.pthread_sigmask(signal.SIG_BLOCK, _DEFERRED)
+    caught: list[int] = []
+
+    def record(signum: int, frame: FrameType | None) -> None:
+        caught.append(signum)
+
+    previous = {sig: signal.signal(sig, record) for sig in _DEFERRED}
     try:
         yield
     finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+        for sig, old in previous.items():
+            signal.signal(sig, old)
+        if caught:
+            signal.raise_signal(caught[0])
 
 
 def remove_pending() -> None:

@@ -72,3 +72,20 @@ def test_plain_run_killed_mid_write(big_list: Path, tmp_path: Path, signum: int)
     assert done.returncode == 128 + signum, done.stderr
     assert [p.name for p in tmp_path.iterdir()] == ["urls.jsonl"]
     assert out.read_bytes() == b"keep"
+
+
+def test_signals_wait_while_renames_run() -> None:
+    import os
+
+    from sitemapconv import termination
+
+    before = signal.getsignal(signal.SIGTERM)
+    order: list[str] = []
+    with pytest.raises(termination.Terminated) as caught, termination.terminating_signals():
+        with termination.deferred():
+            os.kill(os.getpid(), signal.SIGTERM)
+            order.append("the renames went on")
+        order.append("not reached")
+    assert order == ["the renames went on"]
+    assert caught.value.exit_code == 143
+    assert signal.getsignal(signal.SIGTERM) == before  # the old handler is back
