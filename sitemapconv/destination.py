@@ -73,7 +73,9 @@ def resolve(path: str) -> Target:
         raise WriteError(f"cannot write ({describe(exc)})", source=path) from None
     if st is not None and stat.S_ISDIR(st.st_mode):
         raise WriteError("is a directory; give a file name", source=path)
-    if st is not None and not stat.S_ISREG(st.st_mode):
+    if st is not None and (not stat.S_ISREG(st.st_mode) or _own_stream(st) is not None):
+        # A device, FIFO or socket; or the very file our stdout/stderr is (``-o /dev/stdout
+        # >> log``): replacing that would drop what the shell meant to append to.
         return Target(path, path, "special", st)
     real = os.path.realpath(path)
     folder = os.path.dirname(real)

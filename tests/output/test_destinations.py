@@ -15,7 +15,7 @@ import pytest
 import sitemapconv
 from sitemapconv import Entry, SitemapError, WriteError
 
-from ..conftest import Run
+from ..conftest import Run, _console_script
 from .conftest import leftovers, needs_root, one_error_line
 
 URLS = "https://example.com/a\nhttps://example.com/b\n"
@@ -63,8 +63,6 @@ def test_dev_stdout_goes_to_stdout(cli: Run, urls: Path, tmp_path: Path) -> None
 
 
 def test_stdout_to_a_full_device_is_one_line(urls: Path) -> None:
-    from ..conftest import _console_script
-
     with open("/dev/full", "wb") as full:
         proc = subprocess.run(
             [_console_script(), str(urls), "-t", "txt"], stdout=full, stderr=subprocess.PIPE,
@@ -195,3 +193,18 @@ def test_library_refuses_bad_paths_without_creating_anything(tmp_path: Path) -> 
     assert sorted(tmp_path.iterdir()) == before and list(folder.iterdir()) == []
     with pytest.raises(SitemapError, match="NUL"):
         sitemapconv.read("a\x00b")
+
+
+def test_dev_stdout_appended_to_a_file_keeps_its_content(urls: Path, tmp_path: Path) -> None:
+    log = tmp_path / "log.txt"
+    log.write_text("earlier line\n")
+    link = tmp_path / "stdout"
+    link.symlink_to("/proc/self/fd/1")
+    with open(log, "ab") as out:
+        proc = subprocess.run(
+            [_console_script(), str(urls), "-o", str(link), "-t", "txt"], stdout=out,
+            stderr=subprocess.PIPE, timeout=60, check=False,
+        )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    assert log.read_text() == "earlier line\n" + URLS
+    assert link.is_symlink()
