@@ -10,22 +10,26 @@ library options by :mod:`sitemapconv.cliargs`. Exit codes (:mod:`sitemapconv.out
 
 from __future__ import annotations
 
+import shutil
 import sys
+import tempfile
 from collections.abc import Callable, Iterable, Iterator
-from typing import Annotated, Any
+from typing import Annotated, Any, BinaryIO, cast
 
 import typer
 
 from . import api, cliargs, termination
 from .errors import SitemapError
 from .filters import FilterOptions, Pipeline
-from .model import Document
+from .model import Document, Entry, FeedMeta
 from .notify import DEFAULT_ENDPOINT, NotifyUsageError
 from .notify_command import NotifyRequest, UsageError, run_notify
 from .outcome import EXIT_PARTIAL, Run
 from .progress import Progress, summary_line
 from .registry import UnknownFormat
 from .robots import SitemapUrlError
+from .sink import open_dest
+from .writers.spool import SPOOL_MEMORY
 
 app = typer.Typer(
     add_completion=False,
@@ -446,7 +450,10 @@ def convert(
                 entries = progress.track(entries)
             if pipeline.options.active or verbose:
                 entries = pipeline(entries)
-            written = api.write(entries, output, fmt, meta=meta, **write_options)
+            if strict and output == "-":
+                written = _write_held(entries, fmt, meta, write_options)
+            else:
+                written = api.write(entries, output, fmt, meta=meta, **write_options)
         if verbose and not quiet:
             line = summary_line(
                 pipeline.stats, written=written, warnings=say.warnings, progress=progress
@@ -476,6 +483,19 @@ def convert(
             file=sys.stderr,
         )
     raise typer.Exit(outcome.exit_code)
+
+
+def _write_held(
+    entries: Iterable[Entry], fmt: str, meta: FeedMeta, write_options: dict[str, Any]
+) -> int:
+    """Write to stdout only once everything was read (``--strict``): a run that fails at
+    the end must not have streamed half a document into a pipe."""
+    with tempfile.SpooledTemporaryFile(max_size=SPOOL_MEMORY) as held:
+        count = api.write(entries, cast(BinaryIO, held), fmt, meta=meta, **write_options)
+        held.seek(0)
+        with open_dest("-") as out:
+            shutil.copyfileobj(held, out, 1024 * 1024)
+    return count
 
 
 def _open_inputs(

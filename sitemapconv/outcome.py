@@ -97,6 +97,8 @@ class Run:
             raise exc
         self._errors.append(exc)
         self.sources_failed.append((name, exc.reason))
+        if self.strict:
+            self.finish()  # fail now: no point reading the rest
         if self.on_failure is not None:
             self.on_failure(f"{exc}; going on with the other inputs")
 

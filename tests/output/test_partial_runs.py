@@ -188,3 +188,14 @@ def test_strict_read_raises_at_the_end_and_write_replaces_nothing(
     assert caught.value.failures[0][0] == loopback.url_for("/down-0.xml")
     assert out.read_bytes() == GOOD
     assert leftovers(tmp_path) == []
+
+
+def test_strict_to_stdout_streams_nothing_on_failure(loopback: HTTPServer, cli: Run) -> None:
+    url = _site(loopback, ok=2, failing=1)
+    proc = cli(url, "--follow", *RETRIES, "-t", "rss", "--strict", "-q")
+    assert proc.returncode == 1
+    assert proc.stdout == b""  # not even the channel header
+    assert "strict mode" in one_error_line(proc.stderr)
+    whole = cli(_site_ok(loopback), "--follow", "-t", "txt", "--strict")
+    assert whole.returncode == 0
+    assert whole.stdout.decode().split() == [f"https://example.com/p0-{i}" for i in range(3)]
