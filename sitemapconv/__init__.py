@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from .api import convert, read, write
 from .detect import detect
+from .diff import Change, Comparison, DiffStats, diff
 from .discover import Found, discover
 from .errors import (
     FetchError,
@@ -29,10 +30,11 @@ from .version import __version__
 
 if TYPE_CHECKING:
     from .aio import AsyncDocument, aread
+    from .cache import HttpCache
     from .follow import FollowStats
 
 #: Names imported on first use, because their modules pull in asyncio or threads.
-_LAZY = {"aread": "aio", "AsyncDocument": "aio", "FollowStats": "follow"}
+_LAZY = {"aread": "aio", "AsyncDocument": "aio", "FollowStats": "follow", "HttpCache": "cache"}
 
 
 def __getattr__(name: str) -> Any:
@@ -46,6 +48,9 @@ def __getattr__(name: str) -> Any:
 __all__ = [
     "Alternate",
     "AsyncDocument",
+    "Change",
+    "Comparison",
+    "DiffStats",
     "Document",
     "Entry",
     "FeedMeta",
@@ -55,6 +60,7 @@ __all__ = [
     "FollowStats",
     "FormatError",
     "Found",
+    "HttpCache",
     "Image",
     "LimitError",
     "News",
@@ -73,6 +79,7 @@ __all__ = [
     "aread",
     "convert",
     "detect",
+    "diff",
     "discover",
     "read",
     "validate",

@@ -50,7 +50,12 @@ class AsyncFetcher:
         from .fetch import client_settings
 
         self.options = options
-        self._client = httpx.AsyncClient(**client_settings(options))  # type: ignore[arg-type]
+        settings = client_settings(options)
+        if options.cache is not None:  # see sitemapconv.cache
+            from .cache import async_cached_transport
+
+            settings["transport"] = async_cached_transport(options, settings.pop("limits"))  # type: ignore[arg-type]
+        self._client = httpx.AsyncClient(**settings)  # type: ignore[arg-type]
 
     async def aclose(self) -> None:
         await self._client.aclose()

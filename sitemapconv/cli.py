@@ -19,6 +19,7 @@ from typing import Annotated, Any, BinaryIO, cast
 import typer
 
 from . import api, cliargs, termination
+from .diff_command import changed_urls, diff_format, write_comparison
 from .errors import SitemapError
 from .filters import FilterOptions, Pipeline
 from .model import Document, Entry, FeedMeta
@@ -56,6 +57,9 @@ EPILOG = """Examples:
 
   sitemapconv sitemap.xml --indexnow 0123abcd4567ef89 --dry-run
 
+  sitemapconv https://example.com/sitemap_index.xml --follow --cache ~/.cache/sitemaps \\
+      --diff yesterday.xml -t jsonl -o changes.jsonl
+
 Exit codes: 0 complete; 1 failed, nothing written or replaced; 2 usage error;
 3 partial: some inputs or followed child sitemaps failed, the rest was written
 (--strict makes that a failure); 128+N stopped by signal N, old output intact.
@@ -69,6 +73,7 @@ FEED_OUT = "Feed output"
 VALIDATE = "Validate"
 NOTIFY = "Tell search engines"
 DASK = "Scale-out (Dask)"
+DIFF = "Compare snapshots and cache"
 
 
 class _Say:
@@ -102,7 +107,8 @@ def convert(
         str | None,
         typer.Option(
             "-t", "--to", metavar="FORMAT",
-            help="Output format: xml, index, rss, atom, atom03, txt, jsonl, csv. "
+            help="Output format: xml, index, rss, atom, atom03, txt, jsonl, csv, jsonfeed, "
+            "parquet. "
             "Default: from -o's extension.",
         ),
     ] = None,
@@ -365,7 +371,7 @@ def convert(
         bool,
         typer.Option("--dask", rich_help_panel=DASK,
                      help="Read on a Dask cluster, one task per sitemap file; write "
-                     "-t parquet -o DIR or -t jsonl -o FILE (needs the dask extra)."),
+                     "-t parquet -o DIR, -t jsonl or -t csv -o FILE (needs the dask extra)."),
     ] = False,
     scheduler: Annotated[
         str | None,
@@ -373,6 +379,38 @@ def convert(
                      help="With --dask (implies it): local (the default), sync, threads, "
                      "processes, or a scheduler address such as tcp://10.0.0.5:8786."),
     ] = None,
+    # --- compare snapshots, cache ---
+    diff: Annotated[
+        str | None,
+        typer.Option("--diff", metavar="OLD", rich_help_panel=DIFF,
+                     help="Report what changed from OLD (path or URL, any format) to the "
+                     "INPUT: -t txt (default) +/-/~ lines, jsonl or csv records; xml, rss, "
+                     "atom, jsonfeed...: the added and changed entries."),
+    ] = None,
+    diff_fields: Annotated[
+        str | None,
+        typer.Option("--diff-fields", metavar="FIELD,...", rich_help_panel=DIFF,
+                     help="With --diff, what makes a URL changed (default lastmod): "
+                     "lastmod, changefreq, priority, title, summary, published, images, "
+                     "videos, news, alternates."),
+    ] = None,
+    cache: Annotated[
+        str | None,
+        typer.Option("--cache", metavar="DIR", rich_help_panel=DIFF,
+                     help="Keep fetched sitemaps in DIR; later runs revalidate them "
+                     "(If-None-Match / If-Modified-Since) and reuse them on 304."),
+    ] = None,
+    cache_max_bytes: Annotated[
+        int,
+        typer.Option("--cache-max-bytes", metavar="N", min=1, rich_help_panel=DIFF,
+                     help="Size bound of the --cache database (least recently used first)."),
+    ] = 1024**3,
+    trust_index_lastmod: Annotated[
+        bool,
+        typer.Option("--trust-index-lastmod", rich_help_panel=DIFF,
+                     help="With --cache and --follow, reuse a cached child sitemap without "
+                     "any request when its <lastmod> in the index has not changed."),
+    ] = False,
 ) -> None:  # fmt: skip
     """Convert sitemaps, sitemap indexes, RSS/Atom feeds and URL lists into one another."""
     say = _Say(quiet)
@@ -381,6 +419,16 @@ def convert(
         retries=retries, user_agent=user_agent, headers=header, max_depth=max_depth,
         max_sitemaps=max_sitemaps, allow_private=allow_private, max_bytes=max_bytes,
     )  # fmt: skip
+    if cache is not None and not cache.strip():
+        raise typer.BadParameter("give the cache folder", param_hint="--cache")
+    if trust_index_lastmod and (cache is None or not follow):
+        raise typer.BadParameter(
+            "goes with --cache DIR and --follow", param_hint="--trust-index-lastmod"
+        )
+    if cache is not None:
+        remote.update(
+            cache=cache, cache_max_bytes=cache_max_bytes, trust_index_lastmod=trust_index_lastmod
+        )
     notify = NotifyRequest(
         inputs=inputs or (),
         from_=from_,
@@ -395,11 +443,17 @@ def convert(
         read_options=remote,
         strict=strict,
     )
-    if notify.wanted or sitemap_url is not None or dry_run:
+    if (notify.wanted or sitemap_url is not None or dry_run) and diff is None:
         _notify(notify, say, converting=output != "-" or to is not None or gzip)
     if not inputs:
         raise typer.BadParameter(
             "give at least one INPUT (a path, a URL, or -)", param_hint="INPUT"
+        )
+    if diff is None and diff_fields is not None:
+        raise typer.BadParameter("goes with --diff OLD", param_hint="--diff-fields")
+    if diff is not None and (validate or use_dask or scheduler is not None or discover):
+        raise typer.BadParameter(
+            "does not combine with --validate, --dask or --discover", param_hint="--diff"
         )
     if validate:
         from .report import FORMATS, run
@@ -408,7 +462,7 @@ def convert(
             raise typer.BadParameter("use text or json", param_hint="--report")
         raise typer.Exit(run(inputs, report_format=report, location=base_url, follow=follow))
     if use_dask or scheduler is not None:
-        from .dask import run_cli_job
+        from .cli_dask import run_cli_job
 
         code = run_cli_job(
             inputs, scheduler=scheduler or "local", to=to, output=output, follow=follow,
@@ -417,7 +471,7 @@ def convert(
         )  # fmt: skip
         raise typer.Exit(code)
     try:
-        fmt = cliargs.output_format(to, output)
+        fmt = cliargs.output_format(to, output) if diff is None else diff_format(to, output)
         pipeline = Pipeline(
             FilterOptions(
                 base_url=base_url,
@@ -439,6 +493,9 @@ def convert(
         "split": cliargs.split_choice(fmt, output, no_split), "max_urls": max_urls,
         "max_file_bytes": max_file_bytes, "part_name": part_name,
     }  # fmt: skip
+    if diff is not None:
+        _diff(inputs, diff, diff_fields, from_, fmt, output, pipeline.options, say, notify,
+              remote, write_options)  # fmt: skip
     progress = Progress.for_terminal(quiet=quiet, output_to_stdout=output == "-")
     outcome = Run(several=len(inputs) > 1 or discover, strict=strict, on_failure=say.warning)
     try:
@@ -520,6 +577,57 @@ def _open_inputs(
 
     for src in inputs:
         yield src, opener(src)
+
+
+def _diff(
+    inputs: list[str],
+    old: str,
+    fields: str | None,
+    from_: str | None,
+    fmt: str,
+    output: str,
+    filters: FilterOptions,
+    say: _Say,
+    notify: NotifyRequest,
+    remote: dict[str, Any],
+    write_options: dict[str, Any],
+) -> None:
+    """``--diff OLD``: write what changed from OLD to the INPUT, or IndexNow it; then exit."""
+    from .diff import DEFAULT_FIELDS, check_fields, diff
+
+    if len(inputs) != 1:
+        raise typer.BadParameter("--diff compares one INPUT with OLD", param_hint="INPUT")
+    try:
+        names = check_fields(fields.split(",")) if fields is not None else DEFAULT_FIELDS
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--diff-fields") from None
+    if notify.wanted:
+        notify.url_source = changed_urls(
+            inputs[0], old, fields=names, filters=filters, from_=from_, read_options=remote
+        )
+        _notify(notify, say, converting=output != "-")
+    progress = Progress.for_terminal(quiet=say.quiet, output_to_stdout=output == "-")
+    try:
+        with progress:
+            comparison = diff(
+                old, inputs[0], fields=names, filters=filters, new_format=from_,
+                on_warning=say.warning, **remote,
+            )  # fmt: skip
+            write_comparison(comparison, output, fmt, write_options)
+    except UnknownFormat as exc:
+        say.error(str(exc))
+        raise typer.Exit(2) from None
+    except SitemapError as exc:
+        say.error(str(exc))
+        raise typer.Exit(1) from None
+    except KeyboardInterrupt:
+        say.error("interrupted")
+        raise typer.Exit(130) from None
+    except BrokenPipeError:
+        raise typer.Exit(0) from None
+    if not say.quiet:
+        print(f"sitemapconv: {comparison.stats.summary()}", file=sys.stderr)
+    raise typer.Exit(0)
 
 
 def _notify(req: NotifyRequest, say: _Say, *, converting: bool) -> None:

@@ -7,14 +7,24 @@ the real dask), and says which extra to install when it is missing.
 How the work is split (:func:`read_sitemaps`):
 
 1. With ``discover=True``, one task per site finds its sitemaps (robots.txt, well-known
-   paths). These tasks run when ``read_sitemaps`` is called.
-2. One task per source reads it completely; also run at call time. A sitemap's rows stay
-   where the task ran (``dask.persist``); an index sends only its child URLs back.
+   paths). These tasks are computed when ``read_sitemaps`` is called.
+2. One task per source reads it completely; also computed at call time. An index sends its
+   child URLs back, a failed source its error row, a sitemap of up to
+   :data:`~sitemapconv.scaleout.KEEP_ROWS` entries its rows; a bigger one only says so
+   and is read again by a task of the returned bag, so big sitemaps never pass through
+   the client.
 3. The client admits the children with follow's rules (http(s) only, ``max_depth``,
    ``max_sitemaps``, ``sitemap_filter``, dedup) and each admitted child becomes one task
    of the returned bag, run when the bag is computed. So one huge site spreads over the
    cluster. A child that turns out to be an index itself (nested indexes break the
    protocol) is followed inside its own task, down to ``max_depth``.
+
+Nothing is persisted: what step 1 and 2 computed is plain data in the returned graph, so
+the bag, and whatever is made of it (``to_dataframe``, ``to_delayed``, ``to_parquet``),
+can be passed around and computed later, on any scheduler, after every other reference is
+gone. (A graph holding persisted futures breaks there: dask's graph optimisation replaces
+a future by its key, the future is released, and the computation fails with "lost
+dependencies".)
 
 Dedup is **per site** (per source, or per discovered site): a sitemap listed twice within
 one site is read once, as with ``read(url, follow=True)``; the same sitemap reached from
@@ -28,57 +38,55 @@ Failures never fail the graph: a sitemap or site that cannot be read is one row 
 ``on_warning`` (else the ``warnings`` module) in the process that runs the task; give a
 picklable handler (a module-level function, ``print``), since tasks are pickled.
 
-Row schema (:data:`SCHEMA`, also the dtypes of :func:`to_dataframe`): ``site``,
-``sitemap``, ``loc``, ``lastmod``, ``changefreq``, ``title`` and ``error`` are strings
-(``string[pyarrow]``, missing as ``<NA>``), ``priority`` is float64 (missing as NaN).
-``lastmod`` stays the ISO 8601 / W3C text of :func:`sitemapconv.dates.format_w3c`:
-sitemaps mix dates, zoned and zone-less times, and a datetime64[ns, UTC] column would have
-to invent a zone and a time. ``dd.to_datetime(df.lastmod, utc=True, format="ISO8601")``
-converts when that is what you want.
+Row schema (:data:`~sitemapconv.scaleout.COLUMNS`): the object ``-t jsonl`` writes for an
+entry (:func:`~sitemapconv.writers.tabular.entry_row`) plus ``site`` (the source or
+discovered site the row was read for) and ``error``. :func:`to_dataframe` gives the
+columns of the ``parquet`` writer (:mod:`sitemapconv.writers.parquet`) plus those two:
+``priority`` float64, ``mobile`` boolean, the extension columns as JSON text, every other
+column ``string[pyarrow]`` (missing as ``<NA>``). ``lastmod`` stays the W3C text of
+:func:`sitemapconv.dates.format_w3c`: sitemaps mix dates, zoned and zone-less times, and a
+datetime64[ns, UTC] column would have to invent a zone and a time.
+``dd.to_datetime(df.lastmod, utc=True, format="ISO8601")`` converts when that is wanted.
 """
 
 from __future__ import annotations
 
-import json
-import os
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urldefrag
 
-from .errors import SitemapError
 from .options import ReadOptions, build_options
 from .scaleout import (
     COLUMNS,
     Listed,
     Record,
+    Top,
     as_location,
     discover_site,
+    plan_top,
+    read_large,
     read_listed,
-    read_top,
     read_whole,
-    top_records,
-    top_summary,
 )
+from .writers.parquet import column_type, flat_row
 
 if TYPE_CHECKING:
     import dask.bag as db
     import dask.dataframe as dd
     import pandas as pd
 
-_STRING = "string[pyarrow]"
+_DTYPES = {"string": "string[pyarrow]", "float64": "float64", "bool": "boolean"}
 
-#: Column dtypes of :func:`to_dataframe` (and of the Parquet output), in column order.
-SCHEMA: dict[str, str] = {name: _STRING for name in COLUMNS} | {"priority": "float64"}
-
-#: Output formats of :func:`run_cli_job`.
-JOB_FORMATS = ("parquet", "jsonl")
+#: Column dtypes of :func:`to_dataframe`, in column order: the ``parquet`` writer's
+#: columns plus ``site`` and ``error``.
+SCHEMA: dict[str, str] = {name: _DTYPES[column_type(name)] for name in COLUMNS}
 
 EXTRA_HINT = "the Dask features need the extra: pip install 'sitemapconv[dask]'"
 
-#: Partitions computed at once when the client writes JSON lines itself.
-_JSONL_BATCH = 64
+#: Rows per partition of the rows that planning brought back (small sitemaps, failures).
+_KEPT_PARTITION = 5000
 
 
 def _require() -> None:
@@ -106,7 +114,8 @@ def read_sitemaps(
     :class:`~sitemapconv.options.ReadOptions` fields (``timeout``, ``retries``,
     ``user_agent``, ``block_private``...). Discovery and the top documents are read when
     this is called, on the current scheduler (an active ``distributed.Client``, or
-    ``dask.config``); the children are read when the bag is computed.
+    ``dask.config``); the children are read when the bag is computed. The bag holds no
+    futures: it may be computed later, anywhere (see the module's docstring).
     """
     _require()
     import dask
@@ -147,26 +156,36 @@ def _followed(sites: list[tuple[str, list[str]]], opts: ReadOptions) -> list[db.
     plan = [(no, site, url) for no, (site, urls) in enumerate(sites) for url in urls]
     if not plan:
         return []
-    tops = dask.persist(*[dask.delayed(read_top, pure=False)(s, u, opts) for _, s, u in plan])
-    summaries = dask.compute(*[dask.delayed(top_summary)(t) for t in tops])
+    tops: tuple[Top, ...] = dask.compute(
+        *[dask.delayed(plan_top, pure=False)(s, u, opts) for _, s, u in plan]
+    )
     visited: dict[int, set[str]] = {}
-    for (no, _, url), (_, _, base) in zip(plan, summaries, strict=True):
-        visited.setdefault(no, set()).update(urldefrag(u)[0] for u in (url, base) if u)
-    pages: list[Any] = []
+    for (no, _, url), top in zip(plan, tops, strict=True):
+        visited.setdefault(no, set()).update(urldefrag(u)[0] for u in (url, top.base) if u)
+    kept: list[Record] = []
+    large: list[tuple[str, str]] = []
     listed: list[Listed] = []
-    for (no, site, url), top, (kind, children, base) in zip(plan, tops, summaries, strict=True):
-        if kind != "index":
-            pages.append(dask.delayed(top_records)(top))
+    for (no, site, url), top in zip(plan, tops, strict=True):
+        if top.kind == "large":
+            large.append((site, url))
+            continue
+        if top.kind != "index":
+            kept.extend(top.records)
             continue
         start = url if is_web(url) else None
+        base = top.base or url
         sched = Scheduler(opts, FollowStats(), start, base, iter(()), visited[no])
-        for child in children:
+        for child in top.children:
             ref = sched.admit(child, base, 1)
             if ref is not None:
                 listed.append(Listed(no, site, start, ref.url, base))
     parts: list[db.Bag] = []
-    if pages:
-        parts.append(db.from_delayed(pages))
+    if kept:
+        parts.append(db.from_sequence(kept, partition_size=_KEPT_PARTITION))
+    if large:
+        whole = db.from_sequence(large, partition_size=1)
+        options = dask.delayed(opts, traverse=False)
+        parts.append(whole.starmap(read_large, options=options).flatten())
     if listed:
         shared = {no: frozenset(urls) for no, urls in visited.items()}
         per_child = db.from_sequence(listed, partition_size=1)
@@ -184,10 +203,14 @@ def _followed(sites: list[tuple[str, list[str]]], opts: ReadOptions) -> list[db.
 
 
 def records_frame(records: Iterable[Record]) -> pd.DataFrame:
-    """A pandas DataFrame of rows with the :data:`SCHEMA` dtypes (empty input included)."""
+    """A pandas DataFrame of rows with the :data:`SCHEMA` dtypes (empty input included).
+
+    The extension columns become their JSON text, as in the ``parquet`` writer.
+    """
     import pandas as pd
 
-    frame = pd.DataFrame.from_records(list(records), columns=list(COLUMNS))
+    flat = [flat_row(r) for r in records]
+    frame = pd.DataFrame.from_records(flat, columns=list(COLUMNS))
     return frame.astype(SCHEMA)
 
 
@@ -202,10 +225,12 @@ def to_dataframe(bag: db.Bag) -> dd.DataFrame:
     import dask.dataframe as dd
 
     frames = [dask.delayed(records_frame)(part) for part in bag.to_delayed()]
-    return dd.from_delayed(frames, meta=records_frame([]), verify_meta=False)
+    # verify_meta stays on: without it dask aliases the partitions, and ``df.to_bag()``
+    # of such a frame fails on a distributed cluster with "lost dependencies".
+    return dd.from_delayed(frames, meta=records_frame([]))
 
 
-# --- the CLI job --------------------------------------------------------------------------
+# --- where it runs -------------------------------------------------------------------------
 
 
 @contextmanager
@@ -217,6 +242,7 @@ def use_scheduler(where: str) -> Iterator[None]:
     Anything else is a scheduler address (``tcp://10.0.0.5:8786``) for a
     ``distributed.Client``.
     """
+    _require()
     import dask
 
     name = where.strip().lower()
@@ -234,103 +260,3 @@ def use_scheduler(where: str) -> Iterator[None]:
         return
     with Client(where):
         yield
-
-
-def job_format(to: str | None, output: str) -> str | None:
-    """``parquet`` or ``jsonl`` from ``-t``, else from a ``.jsonl``/``.ndjson`` output name."""
-    if to is not None:
-        name = to.strip().lower()
-        return {"ndjson": "jsonl", "jsonlines": "jsonl"}.get(name, name)
-    lower = output.lower().removesuffix(".gz")
-    if lower.endswith((".jsonl", ".ndjson")):
-        return "jsonl"
-    if lower.endswith(".parquet"):
-        return "parquet"
-    return None
-
-
-def run_cli_job(
-    inputs: Iterable[str],
-    *,
-    scheduler: str,
-    to: str | None,
-    output: str,
-    follow: bool,
-    discover: bool,
-    read_options: dict[str, Any],
-    warn: Callable[[str], None],
-    error: Callable[[str], None],
-) -> int:
-    """``sitemapconv --dask``: read on ``scheduler``, write Parquet or JSON lines; exit code.
-
-    Exit codes as the CLI's: 2 for a usage problem, 1 when the job could not run or not a
-    single entry was read, else 0 (failed sitemaps are warned about and kept as error
-    rows in the output).
-    """
-    fmt = job_format(to, output)
-    if fmt not in JOB_FORMATS:
-        error(f"--dask writes -t parquet (-o DIR) or -t jsonl (-o FILE), not {to or output!r}")
-        return 2
-    if fmt == "parquet" and (output == "-" or (os.path.isdir(output) and os.listdir(output))):
-        error("-t parquet needs -o DIR, a new or empty directory")
-        return 2
-    try:
-        _require()
-    except ImportError as exc:
-        error(str(exc))
-        return 1
-    options = {k: v for k, v in read_options.items() if k != "follow"}
-    try:
-        with use_scheduler(scheduler):
-            bag = read_sitemaps(list(inputs), follow=follow, discover=discover, **options)
-            if fmt == "jsonl":
-                entries, failures = _write_jsonl(bag, output)
-            else:
-                entries, failures = _write_parquet(bag, output)
-    except SitemapError as exc:
-        error(str(exc))
-        return 1
-    except Exception as exc:  # a cluster that cannot be reached, a full disk...
-        error(f"the Dask job failed: {type(exc).__name__}: {exc}")
-        return 1
-    for sitemap, message in failures[:20]:
-        warn(f"{sitemap}: {message}")
-    if len(failures) > 20:
-        warn(f"... and {len(failures) - 20} more failed sitemap(s)")
-    if failures and not entries:
-        error(f"no entries read; {len(failures)} sitemap(s) failed")
-        return 1
-    return 0
-
-
-def _write_jsonl(bag: db.Bag, output: str) -> tuple[int, list[tuple[str, str]]]:
-    """Compute the partitions a batch at a time and write their rows, one JSON per line."""
-    import dask
-
-    from .sink import open_dest
-
-    entries = 0
-    failures: list[tuple[str, str]] = []
-    parts = bag.to_delayed()
-    with open_dest(output, gzip_output=output.lower().endswith(".gz")) as out:
-        for i in range(0, len(parts), _JSONL_BATCH):
-            for records in dask.compute(*parts[i : i + _JSONL_BATCH]):
-                for record in records:
-                    out.write(json.dumps(record, ensure_ascii=False).encode("utf-8") + b"\n")
-                    if record["error"] is None:
-                        entries += 1
-                    else:
-                        failures.append((record["sitemap"], record["error"]))
-    return entries, failures
-
-
-def _write_parquet(bag: db.Bag, output: str) -> tuple[int, list[tuple[str, str]]]:
-    """Write the Parquet directory and count rows and failures in the same computation."""
-    import dask
-
-    df = to_dataframe(bag)
-    write = df.to_parquet(output, write_index=False, compute=False)
-    failed = df[df["error"].notnull()][["sitemap", "error"]]
-    _, failures, entries = dask.compute(write, failed, df["loc"].count())
-    pairs = [(str(s), str(e)) for s, e in zip(failures["sitemap"], failures["error"], strict=True)]
-    return int(entries), pairs

@@ -160,3 +160,25 @@ def format_rfc3339(when: When) -> str:
     if dt.tzinfo is None:
         return text + "-00:00"
     return text.replace("+00:00", "Z") if text.endswith("+00:00") else text
+
+
+def parse_loose(text: str) -> _dt.datetime | None:
+    """Parse a date with feedparser's handlers, the last resort for a feed date.
+
+    feedparser knows forms no standard allows (asctime, Korean, Greek and Hungarian month
+    names, Perforce, RFC 822 with trailing junk...). Its handlers return UTC, so the result is
+    an aware UTC datetime even when the text had no zone. feedparser is imported here, on the
+    first loose date, so that ``import sitemapconv`` never loads it.
+    """
+    from feedparser.datetimes import _parse_date
+
+    try:
+        parsed = _parse_date(text)
+    except Exception:  # a third-party handler must not stop reading
+        return None
+    if parsed is None:
+        return None
+    try:
+        return _dt.datetime(*parsed[:6]).replace(tzinfo=_UTC)
+    except (ValueError, TypeError):
+        return None

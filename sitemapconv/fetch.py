@@ -245,7 +245,12 @@ class Fetcher:
 
         self.options = options
         self._sleep = sleep
-        self._client = httpx.Client(**client_settings(options))  # type: ignore[arg-type]
+        settings = client_settings(options)
+        if options.cache is not None:  # see sitemapconv.cache
+            from .cache import cached_transport
+
+            settings["transport"] = cached_transport(options, settings.pop("limits"))  # type: ignore[arg-type]
+        self._client = httpx.Client(**settings)  # type: ignore[arg-type]
 
     def close(self) -> None:
         self._client.close()

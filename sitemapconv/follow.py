@@ -73,6 +73,8 @@ class FollowStats:
     duplicates: int = 0
     filtered: int = 0
     not_followed: int = 0
+    #: Sitemaps whose body came from the cache (``cache=``): after a 304, or unrequested.
+    cache_hits: int = 0
     failures: list[tuple[str, str]] = field(default_factory=list)
 
     def summary(self) -> str:
@@ -83,6 +85,7 @@ class FollowStats:
             (self.duplicates, "duplicate(s) skipped"),
             (self.filtered, "filtered out"),
             (self.not_followed, "not followed (limits)"),
+            (self.cache_hits, "from the cache"),
         ):
             if count:
                 parts.append(f"{count} {label}")
@@ -448,7 +451,10 @@ def stream_child(
             doc = open_document(ref.url, None, opts)
         with doc:
             if doc.format == "index":
-                children = [urljoin(base, e.loc) if base else e.loc for e in doc]
+                from .cache import child_locs
+
+                locs = child_locs(doc, base, options)
+                children = [urljoin(base, loc) if base else loc for loc in locs]
                 taken = True
                 sched.deliver(slot, Result("index", children=children, base=base))
                 return
@@ -500,8 +506,10 @@ def read_followed(
     ``visited`` may be shared between several calls (discovery) so that a sitemap reached
     twice is read once. The top document's format is the result's ``format``.
     """
+    from .cache import child_locs, count_hits, for_following
     from .fetch import Fetcher
 
+    options = for_following(options)
     is_url = isinstance(source, str) and is_web(source)
     fetcher = Fetcher(options) if is_url else None
     try:
@@ -511,6 +519,7 @@ def read_followed(
             fetcher.close()
         raise
     stats = FollowStats()
+    count_hits(options, stats)
     start_url = source if is_url else None
     assert start_url is None or isinstance(start_url, str)
     if top.format != "index":
@@ -529,7 +538,8 @@ def read_followed(
         return FollowedDocument(
             format=top.format, source=top.source, _entries=plain(), meta=top.meta, stats=stats
         )
-    sched = Scheduler(options, stats, start_url, location, (e.loc for e in top), visited)
+    children = child_locs(top, location, options)
+    sched = Scheduler(options, stats, start_url, location, children, visited)
     sched.mark_visited(location or top.source)
     if isinstance(source, str) and is_url:
         sched.mark_visited(source)

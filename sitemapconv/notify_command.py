@@ -44,6 +44,8 @@ class NotifyRequest:
     read_options: Mapping[str, Any] = field(default_factory=dict)
     #: With --indexnow, a failed input or child sitemap submits nothing (else exit 3).
     strict: bool = False
+    #: Where --indexnow gets its URLs instead of the INPUTs (``--diff``: what changed).
+    url_source: Callable[[Callable[[str], None]], Iterator[str]] | None = None
 
     @property
     def wanted(self) -> bool:
@@ -132,7 +134,9 @@ def run_notify(
         # Partial reads: what was read is submitted and the exit code is 3; when nothing was
         # read because inputs failed, or under strict, the run fails before sending.
         run = Run(several=len(req.inputs) > 1, strict=req.strict, on_failure=warn)
-        urls: Iterable[str] = _urls(req, warn, run)
+        urls: Iterable[str] = (
+            req.url_source(warn) if req.url_source is not None else _urls(req, warn, run)
+        )
         if req.strict:
             urls = list(urls)  # read everything first: nothing is sent unless all was read
         results = iter_indexnow(

@@ -6,12 +6,16 @@ Adding an option means adding a field here, not threading a keyword through ever
 
 from __future__ import annotations
 
+import os
 import warnings
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields, replace
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from .errors import SitemapError, SitemapWarning
+
+if TYPE_CHECKING:
+    from .cache import HttpCache
 
 #: Default cap on the bytes one source may yield after decompression (zip-bomb guard).
 DEFAULT_MAX_BYTES = 100 * 1024 * 1024
@@ -51,6 +55,14 @@ class ReadOptions:
     #: Raise :class:`~sitemapconv.errors.PartialError` at the end of the entries when a
     #: followed child failed (``Document.failures``), instead of only warning.
     strict: bool = False
+    # HTTP cache (see sitemapconv.cache)
+    #: A directory (or an :class:`~sitemapconv.cache.HttpCache`) keeping fetched sitemaps.
+    cache: str | os.PathLike[str] | HttpCache | None = None
+    #: Size bound of the cache database in bytes.
+    cache_max_bytes: int = 1024**3
+    #: While following, reuse a cached child without a request when the index's lastmod
+    #: for it is the one it had when the cached copy was stored.
+    trust_index_lastmod: bool = False
 
 
 @dataclass(slots=True)

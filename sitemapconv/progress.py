@@ -47,6 +47,7 @@ class Progress:
         self.sitemaps = 0
         self.failed = 0
         self.bytes = 0
+        self.cache_hits = 0
         self._lock = threading.Lock()
         self._live: Any = None
         self._spinner: Any = None
@@ -92,6 +93,11 @@ class Progress:
         with self._lock:
             self.failed += 1
 
+    def cache_hit(self) -> None:
+        """A sitemap's body came from the HTTP cache (thread-safe)."""
+        with self._lock:
+            self.cache_hits += 1
+
     def add_bytes(self, nbytes: int) -> None:
         """Bytes received, for sources read in several chunks (thread-safe)."""
         with self._lock:
@@ -111,6 +117,8 @@ class Progress:
         if self.sitemaps or self.failed:
             failed = f" ({self.failed:,} failed)" if self.failed else ""
             parts.append(f"{self.sitemaps:,} sitemaps fetched{failed}")
+        if self.cache_hits:
+            parts.append(f"{self.cache_hits:,} from cache")
         if self.bytes:
             parts.append(_size(self.bytes))
         minutes, seconds = divmod(int(elapsed), 60)
@@ -203,4 +211,6 @@ def summary_line(
     parts.append(f"{warnings:,} warning{'' if warnings == 1 else 's'}")
     if progress is not None and progress.failed:
         parts.append(f"{progress.failed:,} sitemaps failed")
+    if progress is not None and progress.cache_hits:
+        parts.append(f"{progress.cache_hits:,} sitemaps from the cache")
     return "; ".join(parts)

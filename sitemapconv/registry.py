@@ -33,6 +33,8 @@ _READERS: dict[str, str] = {
     "atom": "sitemapconv.readers.atom:AtomReader",
     "atom03": "sitemapconv.readers.atom03:Atom03Reader",
     "txt": "sitemapconv.readers.text:TextReader",
+    "feedparser": "sitemapconv.readers.feedparser_reader:FeedparserReader",
+    "jsonfeed": "sitemapconv.readers.jsonfeed:JsonFeedReader",
 }
 
 _WRITERS: dict[str, str] = {
@@ -44,6 +46,8 @@ _WRITERS: dict[str, str] = {
     "txt": "sitemapconv.writers.text:TextWriter",
     "jsonl": "sitemapconv.writers.jsonl:JsonlWriter",
     "csv": "sitemapconv.writers.csv:CsvWriter",
+    "jsonfeed": "sitemapconv.writers.jsonfeed:JsonFeedWriter",
+    "parquet": "sitemapconv.writers.parquet:ParquetWriter",
 }
 
 #: Aliases shared by both sides. Each class repeats its own in ``aliases``; a test checks it.
@@ -67,6 +71,8 @@ _EXTENSIONS: dict[str, str] = {
     ".jsonl": "jsonl",
     ".ndjson": "jsonl",
     ".csv": "csv",
+    ".json": "jsonfeed",
+    ".parquet": "parquet",
 }
 
 

@@ -21,10 +21,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urldefrag
 
-from .dates import format_w3c
 from .errors import SitemapError
 from .model import Entry
 from .options import ReadOptions, emit_warning
+from .writers.tabular import ROW_KEYS, entry_row
 
 if TYPE_CHECKING:
     from .fetch import Fetcher
@@ -32,44 +32,33 @@ if TYPE_CHECKING:
 #: One row of a scale-out read. Keys are :data:`COLUMNS`; see :mod:`sitemapconv.dask`.
 Record = dict[str, Any]
 
-COLUMNS: tuple[str, ...] = (
-    "site",
-    "sitemap",
-    "loc",
-    "lastmod",
-    "changefreq",
-    "priority",
-    "title",
-    "error",
-)
+#: The row of ``-t jsonl`` (:func:`~sitemapconv.writers.tabular.entry_row`) plus the site
+#: it was read for and, on a row standing for a failure, the reason.
+COLUMNS: tuple[str, ...] = (*ROW_KEYS, "site", "error")
 
 
 def entry_record(entry: Entry, site: str, sitemap: str | None = None) -> Record:
-    """A plain dict for one entry; ``lastmod`` as written by :func:`format_w3c`."""
-    return {
-        "site": site,
-        "sitemap": sitemap if sitemap is not None else entry.sitemap,
-        "loc": entry.loc,
-        "lastmod": format_w3c(entry.lastmod) if entry.lastmod is not None else None,
-        "changefreq": entry.changefreq,
-        "priority": entry.priority,
-        "title": entry.title,
-        "error": None,
-    }
+    """One entry's row: the jsonl object, ``site``, ``error`` None.
+
+    ``sitemap`` (the file the entry came from) is ``entry.sitemap`` unless given.
+    """
+    row: Record = entry_row(entry)
+    if sitemap is not None:
+        row["sitemap"] = sitemap
+    row["site"] = site
+    row["error"] = None
+    return row
 
 
 def error_record(site: str, sitemap: str, message: str) -> Record:
-    """The row standing for a sitemap (or a site) that could not be read."""
-    return {
-        "site": site,
-        "sitemap": sitemap,
-        "loc": None,
-        "lastmod": None,
-        "changefreq": None,
-        "priority": None,
-        "title": None,
-        "error": message,
-    }
+    """The row standing for a sitemap (or a site) that could not be read.
+
+    ``loc`` and every value is None (``mobile`` included: there is no entry), the list
+    columns are empty, ``sitemap`` is the URL that failed and ``error`` the reason.
+    """
+    row: Record = dict.fromkeys(COLUMNS)
+    row.update(images=[], videos=[], alternates=[], site=site, sitemap=sitemap, error=message)
+    return row
 
 
 def as_location(source: str) -> str:
@@ -177,7 +166,7 @@ def read_whole(site: str, source: str, options: ReadOptions) -> list[Record]:
 class Top:
     """What reading a source gave: its rows, or (an index) its child URLs and location."""
 
-    kind: str  # "pages" | "index" | "failed"
+    kind: str  # "pages" | "index" | "failed" | "large" (pages left to read again)
     records: list[Record] = field(default_factory=list)
     children: list[str] = field(default_factory=list)
     base: str | None = None
@@ -215,12 +204,29 @@ def _read_top(site: str, source: str, options: ReadOptions) -> Top:
     return Top("pages", [entry_record(e, site) for e in result.entries])
 
 
-def top_summary(top: Top) -> tuple[str, list[str], str | None]:
-    """The small part of a :class:`Top` the client needs to plan the next tasks."""
-    return top.kind, top.children, top.base
+#: A top with more rows than this is not sent back to the client to be put in the graph:
+#: it is read again by a task of the returned bag.
+KEEP_ROWS = 2000
 
 
-def top_records(top: Top) -> list[Record]:
+def plan_top(site: str, source: str, options: ReadOptions) -> Top:
+    """:func:`read_top` for the client's plan: what comes back is small.
+
+    An index gives its children; a failure, or a sitemap of at most :data:`KEEP_ROWS`
+    rows, its rows; a bigger sitemap only ``kind="large"``, so that its rows never travel
+    through the client (:func:`read_large` reads it again, in the bag).
+    """
+    top = read_top(site, source, options)
+    if top.kind == "pages" and len(top.records) > KEEP_ROWS:
+        return Top("large")
+    return top
+
+
+def read_large(site: str, source: str, options: ReadOptions) -> list[Record]:
+    """The rows of a top that :func:`plan_top` found too big to keep: it is read again."""
+    top = read_top(site, source, options)
+    if top.kind == "index":  # it changed between the two reads
+        return [error_record(site, source, "became a sitemap index after it was planned")]
     return top.records
 
 

@@ -7,6 +7,7 @@ site is malformed. What the bag gives must equal ``read(url, follow=True)`` site
 
 from __future__ import annotations
 
+import csv
 import json
 import subprocess
 import sys
@@ -24,10 +25,14 @@ pytest.importorskip("pyarrow")
 from pytest_httpserver import HTTPServer  # noqa: E402
 
 import sitemapconv  # noqa: E402
+from sitemapconv import scaleout  # noqa: E402
 from sitemapconv.dask import SCHEMA, read_sitemaps, to_dataframe  # noqa: E402
 from sitemapconv.dates import format_w3c  # noqa: E402
+from sitemapconv.scaleout import COLUMNS  # noqa: E402
+from sitemapconv.writers.csv import COLUMNS as CSV_COLUMNS  # noqa: E402
+from sitemapconv.writers.tabular import ROW_KEYS  # noqa: E402
 
-from .conftest import Run  # noqa: E402
+from .conftest import DATA, SAMPLES, Run  # noqa: E402
 
 NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
 SITES = 30
@@ -355,3 +360,88 @@ def test_cli_dask_nothing_read_exits_1(cli: Run, tmp_path: Path) -> None:
     assert proc.returncode == 1
     assert b"no entries read" in proc.stderr and b"Traceback" not in proc.stderr
     assert json.loads(out.read_text())["error"]
+
+
+# --- one row schema -----------------------------------------------------------------------
+
+
+def test_cli_dask_rows_are_the_jsonl_and_csv_rows_plus_site_and_error(
+    loopback: HTTPServer, cli: Run, tmp_path: Path
+) -> None:
+    every = (DATA / "extensions" / "every-field.xml").read_bytes()
+    loopback.expect_request("/top.xml").respond_with_data(index(["/every.xml", "/feed.atom"]))
+    loopback.expect_request("/every.xml").respond_with_data(every)
+    loopback.expect_request("/feed.atom").respond_with_data((SAMPLES / "feed.atom").read_bytes())
+    top = loopback.url_for("/top.xml")
+    for fmt in ("jsonl", "csv"):
+        for name, extra in (("plain", ()), ("dask", ("--dask", "--scheduler", "sync"))):
+            out = tmp_path / f"{name}.{fmt}"
+            proc = cli(top, "--follow", *extra, "-o", str(out))
+            assert proc.returncode == 0, proc.stderr
+    plain = [json.loads(line) for line in (tmp_path / "plain.jsonl").read_text().splitlines()]
+    rows = [json.loads(line) for line in (tmp_path / "dask.jsonl").read_text().splitlines()]
+    assert len(rows) == len(plain) > 3 and any(r["images"] and r["videos"] for r in plain)
+    assert [list(r) for r in rows] == [[*p, "site", "error"] for p in plain]
+    assert [{k: r[k] for k in p} for r, p in zip(rows, plain, strict=True)] == plain
+    assert {(r["site"], r["error"]) for r in rows} == {(top, None)}
+    with (tmp_path / "plain.csv").open(newline="", encoding="utf-8") as fh:
+        plain_csv = list(csv.reader(fh))
+    with (tmp_path / "dask.csv").open(newline="", encoding="utf-8") as fh:
+        dask_csv = list(csv.reader(fh))
+    assert dask_csv[0] == [*CSV_COLUMNS, "site", "error"] and plain_csv[0] == list(CSV_COLUMNS)
+    assert dask_csv[1:] == [[*row, top, ""] for row in plain_csv[1:]]
+
+
+def test_rows_have_one_schema_entries_and_errors_alike(sites: tuple[HTTPServer, list[str]]) -> None:
+    server, urls = sites
+    with dask.config.set(scheduler="sync"):
+        records = read_sitemaps([urls[7], server.url_for("/none.xml")], **FAST).compute()
+    assert {tuple(r) for r in records} == {COLUMNS}
+    assert (*ROW_KEYS, "site", "error") == COLUMNS
+    failed = [r for r in records if r["error"] is not None]
+    assert len(failed) == 2
+    assert all(r["loc"] is None and r["images"] == [] and r["mobile"] is None for r in failed)
+
+
+def test_a_big_top_sitemap_is_read_in_the_bag_not_sent_through_the_client(
+    loopback: HTTPServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(scaleout, "KEEP_ROWS", 10)
+    locs = [f"https://big.example/{i}" for i in range(25)]
+    loopback.expect_request("/big.xml").respond_with_data(urlset(locs, [None] * 25))
+    loopback.expect_request("/small.xml").respond_with_data(urlset(locs[:3], [None] * 3))
+    big, small = loopback.url_for("/big.xml"), loopback.url_for("/small.xml")
+    with dask.config.set(scheduler="sync"):
+        bag = read_sitemaps([big, small], **FAST)
+        # planning read each once; the big one's rows are not in the graph
+        assert Counter(req.path for req, _ in loopback.log) == {"/big.xml": 1, "/small.xml": 1}
+        assert "https://big.example/20" not in repr(dict(bag.__dask_graph__()))
+        records = bag.compute()
+    assert Counter(req.path for req, _ in loopback.log) == {"/big.xml": 2, "/small.xml": 1}
+    assert sorted(r["loc"] for r in records) == sorted(locs + locs[:3])
+    assert {r["sitemap"] for r in records} == {big, small}
+
+
+def test_a_big_top_that_turns_into_an_index_on_the_second_read_is_an_error_row(
+    loopback: HTTPServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(scaleout, "KEEP_ROWS", 10)
+    big = urlset([f"https://big.example/{i}" for i in range(25)], [None] * 25)
+    loopback.expect_ordered_request("/flip.xml").respond_with_data(big)
+    loopback.expect_ordered_request("/flip.xml").respond_with_data(index(["/other.xml"]))
+    flip = loopback.url_for("/flip.xml")
+    with dask.config.set(scheduler="sync"):
+        records = read_sitemaps([flip], **FAST).compute()
+    assert [(r["loc"], r["sitemap"]) for r in records] == [(None, flip)]
+    assert "index" in records[0]["error"]
+    assert [req.path for req, _ in loopback.log] == ["/flip.xml", "/flip.xml"]
+
+
+def test_job_format_uses_the_registrys_names() -> None:
+    from sitemapconv.cli_dask import job_format
+
+    assert job_format("NDJSON", "-") == "jsonl" and job_format("csv", "x") == "csv"
+    assert job_format(None, "rows.jsonl.gz") == "jsonl"
+    assert job_format(None, "out/urls.parquet") == "parquet"
+    assert job_format(None, "rows.CSV") == "csv"
+    assert job_format(None, "-") is None and job_format(None, "out/") is None

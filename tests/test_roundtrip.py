@@ -1,4 +1,4 @@
-"""The 6 × 6 matrix: read(write(read(x))) keeps the URLs, their order and their dates."""
+"""The 7 × 7 matrix: read(write(read(x))) keeps the URLs, their order and their dates."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from sitemapconv.model import When
 
 from .conftest import SAMPLES
 
-FORMATS = ["xml", "index", "rss", "atom", "atom03", "txt"]
+FORMATS = ["xml", "index", "rss", "atom", "atom03", "txt", "jsonfeed"]
 SAMPLE_OF = {
     "xml": "sitemap.xml",
     "index": "sitemap-index.xml",
@@ -20,8 +20,9 @@ SAMPLE_OF = {
     "atom": "feed.atom",
     "atom03": "feed.atom03",
     "txt": "urls.txt",
+    "jsonfeed": "feed.json",
 }
-DATED = {"xml", "index", "rss", "atom", "atom03"}
+DATED = {"xml", "index", "rss", "atom", "atom03", "jsonfeed"}
 
 
 def _same_instant(a: When, b: When) -> bool:

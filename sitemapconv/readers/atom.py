@@ -6,7 +6,9 @@ Field mapping (PROTOCOL.md §8, §11):
   first with ``type="text/html"`` (or ``application/xhtml+xml``), else the first. Never
   ``rel="self"``, ``"enclosure"``, ``"edit"``... ``href`` is resolved against ``xml:base``
   (inherited from the feed, the entry and the link itself) and then the document URL. An
-  entry with no such link is skipped with a warning.
+  entry with no such link takes its ``id`` when that is an absolute http(s) URL, or a path
+  (``/...``) resolved against an http(s) base (as feedparser does); otherwise it is skipped
+  with a warning.
 - ``alternates``: the other alternate links that carry an ``hreflang``, as
   ``Alternate(href, hreflang)``.
 - ``lastmod``: ``updated``; else ``published``, with a warning.
@@ -30,6 +32,7 @@ from ..detect import Head
 from ..errors import FormatError
 from ..model import Alternate, Entry, FeedMeta, When
 from . import ReadContext, Reader
+from .feedparser_reader import with_rescue
 from .feedxml import (
     ATOM_NS,
     XML_BASE,
@@ -41,6 +44,7 @@ from .feedxml import (
     date_of,
     element_base,
     is_absolute,
+    is_web_url,
     resolve,
     text_of,
 )
@@ -174,6 +178,13 @@ class _AtomState:
                 summary = summary or text_of(child)
         base = element_base(item, self.base)
         loc, alternates, enclosures = self._links(links, base)
+        if loc is None and ident:
+            # RFC 4287 §4.2.6: an id is an absolute IRI, often the page itself. A path id
+            # ("/2024/post", invalid Atom but found) names a page of the feed's own site.
+            if is_web_url(ident):
+                loc = ident
+            elif ident[:1] == "/" and ident[:2] != "//" and base and is_web_url(base):
+                loc = resolve(ident, base)
         if loc is None:
             self.notes.warn(
                 "entries skipped for want of a URL",
@@ -282,6 +293,10 @@ class AtomReader(Reader):
         return (f"{{{ns}}}entry",) if ns else ("{*}entry",)
 
     def read(self, stream: BinaryIO, ctx: ReadContext) -> Iterator[Entry]:
+        # A feed it reads nothing from goes to feedparser (sitemapconv.readers.feedparser_reader).
+        return with_rescue(self.read_streaming, stream, ctx, self.name)
+
+    def read_streaming(self, stream: BinaryIO, ctx: ReadContext) -> Iterator[Entry]:
         state = _AtomState(ctx, self.dialect)
         parser = ItemParser(stream, ctx, self.entry_tags(), state.on_meta)
         count = 0

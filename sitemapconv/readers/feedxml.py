@@ -26,7 +26,7 @@ from urllib.parse import urljoin
 
 from lxml import etree
 
-from ..dates import parse_rfc822, parse_w3c
+from ..dates import parse_loose, parse_rfc822, parse_w3c
 from ..errors import ParseError
 from ..model import When
 from . import ReadContext
@@ -210,7 +210,14 @@ def date_of(notes: Notes, text: str | None, name: str, *, rfc822: bool) -> When 
     if when is None:
         when = second(text)
         if when is None:
-            notes.warn("invalid dates", f"invalid date {text!r} in <{name}>; left empty")
+            when = parse_loose(text)
+            if when is None:
+                notes.warn("invalid dates", f"invalid date {text!r} in <{name}>; left empty")
+            else:
+                notes.warn(
+                    "dates parsed loosely",
+                    f"<{name}> {text!r} is neither RFC 822 nor W3C; parsed loosely as {when}",
+                )
         elif rfc822:
             notes.warn(
                 f"non-RFC 822 <{name}>",

@@ -1,4 +1,6 @@
-"""Media RSS (``http://search.yahoo.com/mrss/``) and enclosures, read into images and videos.
+"""Media RSS and enclosures, read into images and videos.
+
+Media RSS is ``http://search.yahoo.com/mrss/``, or the same without the final slash.
 
 The mapping is deliberately small; what it does not cover is dropped, not guessed:
 
@@ -39,7 +41,19 @@ _THUMBNAIL = _M + "thumbnail"
 _PLAYER = _M + "player"
 _FLASH = "application/x-shockwave-flash"
 
-MEDIA_PREFIX = _M
+#: Media RSS before version 1.1.2 had no trailing slash in its namespace, and real feeds still
+#: use it: ``{http://search.yahoo.com/mrss}content`` is read as ``media:content``.
+_OLD_M = "{" + MEDIA_NS.rstrip("/") + "}"
+#: What an element's tag starts with when it may be Media RSS (either namespace).
+MEDIA_PREFIX = _OLD_M[:-1]
+
+
+def _tag(el: Element) -> object:
+    """The element's tag, with the old Media RSS namespace made the current one."""
+    tag = el.tag
+    if isinstance(tag, str) and tag.startswith(_OLD_M):
+        return _M + tag[len(_OLD_M) :]
+    return tag
 
 
 class _Scope:
@@ -55,7 +69,7 @@ class _Scope:
 
     def take(self, el: Element) -> bool:
         """Record ``el`` when it is a scope element; False when it is something else."""
-        tag = el.tag
+        tag = _tag(el)
         if tag == _TITLE:
             self.title = text_of(el) or self.title
         elif tag == _DESCRIPTION:
@@ -133,7 +147,7 @@ def _contents(
 ) -> None:
     """Collect the media:content (and groups) of one level once its scope is complete."""
     for el in elements:
-        tag = el.tag
+        tag = _tag(el)
         if tag == _CONTENT:
             url = (el.get("url") or "").strip()
             mime = el.get("type")

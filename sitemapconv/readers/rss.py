@@ -6,7 +6,8 @@ Field mapping (PROTOCOL.md §8, §10):
   ``"false"``) and an absolute http(s) URL; else (RSS 0.90/1.0) the item's ``rdf:about``.
   An item with none of these is skipped with a warning. Relative links are resolved against
   ``xml:base`` and then the document URL.
-- ``lastmod``: ``pubDate`` (RFC 822, a W3C date accepted with a warning), else ``dc:date``.
+- ``lastmod``: ``pubDate`` (RFC 822, a W3C date accepted with a warning), else ``dc:date``,
+  else ``dcterms:modified``, ``dcterms:issued``, ``dcterms:created``.
 - ``title``, ``summary`` (``description``), ``id`` (``guid``, else ``rdf:about``);
   ``published`` stays None: RSS has one date per item and it is ``lastmod``.
 - images and videos from Media RSS and enclosures (:mod:`sitemapconv.readers.mediarss`).
@@ -29,6 +30,7 @@ from ..detect import Head
 from ..errors import FormatError
 from ..model import Entry, When
 from . import ReadContext, Reader
+from .feedparser_reader import with_rescue
 from .feedxml import (
     ATOM_NS,
     DC_NS,
@@ -63,7 +65,7 @@ _ITUNES_AUTHOR = "{http://www.itunes.com/dtds/podcast-1.0.dtd}author"
 _ITEM_TAGS = tuple(p + "item" for p in _PREFIXES)
 _CHANNEL_TAGS = frozenset(p + "channel" for p in _PREFIXES)
 
-(_LINK, _GUID, _PUBDATE, _DCDATE, _TITLE, _DESCRIPTION, _ENCLOSURE) = range(7)
+(_LINK, _GUID, _PUBDATE, _DCDATE, _TITLE, _DESCRIPTION, _ENCLOSURE, _DCTERMS) = range(8)
 _ITEM_KEYS: dict[str, int] = {
     p + local: key
     for p in _PREFIXES
@@ -77,6 +79,11 @@ _ITEM_KEYS: dict[str, int] = {
     )
 }
 _ITEM_KEYS[f"{{{DC_NS}}}date"] = _DCDATE
+#: Dublin Core terms dates (https://www.dublincore.org/specifications/dublin-core/dcmi-terms/),
+#: the last resort for an item's lastmod, in this order.
+DCTERMS_NS = "http://purl.org/dc/terms/"
+_DCTERMS_DATES = ("modified", "issued", "created")
+_ITEM_KEYS.update({f"{{{DCTERMS_NS}}}{name}": _DCTERMS for name in _DCTERMS_DATES})
 
 #: Channel element -> (FeedMeta field, rank); a lower rank replaces a higher one.
 _META_FIELDS: dict[str, tuple[str, int]] = {
@@ -169,6 +176,7 @@ class _RssState:
         permalink = True
         media: list[Element] | None = None
         enclosures: list[tuple[str, str | None]] | None = None
+        dcterms: dict[str, str | None] | None = None
         for child in item:
             key = _ITEM_KEYS.get(child.tag)
             if key is None:
@@ -191,6 +199,10 @@ class _RssState:
                     permalink = (child.get("isPermaLink") or "true").strip().lower() != "false"
             elif key == _DCDATE:
                 dcdate = dcdate or text_of(child)
+            elif key == _DCTERMS:
+                if dcterms is None:
+                    dcterms = {}
+                dcterms.setdefault(_local(str(child.tag)), text_of(child))
             else:  # enclosure
                 url = child.get("url")
                 if url:
@@ -226,6 +238,11 @@ class _RssState:
         lastmod = date_of(self.notes, pubdate, "pubDate", rfc822=True)
         if lastmod is None:
             lastmod = date_of(self.notes, dcdate, "dc:date", rfc822=False)
+        if lastmod is None and dcterms is not None:
+            for name in _DCTERMS_DATES:
+                lastmod = date_of(self.notes, dcterms.get(name), f"dcterms:{name}", rfc822=False)
+                if lastmod is not None:
+                    break
         entry = Entry(
             loc=loc,
             lastmod=lastmod,
@@ -267,6 +284,10 @@ class RssReader(Reader):
         return 0.0
 
     def read(self, stream: BinaryIO, ctx: ReadContext) -> Iterator[Entry]:
+        # A feed it reads nothing from goes to feedparser (sitemapconv.readers.feedparser_reader).
+        return with_rescue(self.read_streaming, stream, ctx, self.name)
+
+    def read_streaming(self, stream: BinaryIO, ctx: ReadContext) -> Iterator[Entry]:
         state = _RssState(ctx)
         parser = ItemParser(stream, ctx, _ITEM_TAGS, state.on_meta)
         count = 0

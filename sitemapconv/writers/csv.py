@@ -27,15 +27,14 @@ from __future__ import annotations
 
 import csv as _csv
 import io
-from collections.abc import Iterable
-from typing import BinaryIO, ClassVar
+from collections.abc import Iterable, Mapping
+from typing import Any, BinaryIO, ClassVar
 
-from ..dates import format_w3c
 from ..model import Entry, Video
 from ..urls import encode_url
 from . import WriteContext, Writer
 from .losses import Losses
-from .tabular import CORE_COLUMNS, core_values
+from .tabular import CORE_COLUMNS, core_values, entry_row
 
 COLUMNS: tuple[str, ...] = (
     *CORE_COLUMNS,
@@ -50,61 +49,72 @@ COLUMNS: tuple[str, ...] = (
 )
 
 
+#: The extension cells of an entry without extensions.
+_NO_EXTENSIONS: tuple[object, ...] = ("", 0, "", 0, None, None, None, "")
+
 #: Video fields with no column (content_loc, or player_loc without one, is the ``videos`` URL).
-_VIDEO_DROPPED = tuple(
+_VIDEO_DROPPED = frozenset(
     name for name in Video.__dataclass_fields__ if name not in ("content_loc", "player_loc")
 )
 _IMAGE_DROPPED = ("caption", "title", "geo_location", "license")
 _NEWS_DROPPED = ("publication_language", "access", "genres", "keywords", "stock_tickers")
 
 
-def _record_losses(entry: Entry, losses: Losses) -> None:
-    """Name the extension fields of ``entry`` that have no column."""
-    for image in entry.images:
+def _record_losses(row: Mapping[str, Any], losses: Losses) -> None:
+    """Name the extension fields of ``row`` that have no column.
+
+    ``row`` is :func:`~sitemapconv.writers.tabular.entry_row`'s, whose extension objects hold
+    only the fields the source had: a key present is a value that would be lost.
+    """
+    for image in row["images"]:
         for name in _IMAGE_DROPPED:
-            if getattr(image, name) is not None:
+            if name in image:
                 losses.add(f"image.{name}")
-    for video in entry.videos:
-        for name in _VIDEO_DROPPED:
-            value = getattr(video, name)
-            if value is not None and value != ():
+    for video in row["videos"]:
+        for name in video:
+            if name in _VIDEO_DROPPED:
                 losses.add(f"video.{name}")
-        if video.content_loc and video.player_loc:
+        if "content_loc" in video and "player_loc" in video:
             losses.add("video.player_loc")
-    if entry.news is not None:
+    news = row["news"]
+    if news is not None:
         for name in _NEWS_DROPPED:
-            if getattr(entry.news, name) is not None:
+            if name in news:
                 losses.add(f"news.{name}")
-    for link in entry.alternates:
-        if link.rel != "alternate":
-            losses.add(f"alternates (rel={link.rel})")
-        elif link.media is not None:
+    for link in row["alternates"]:
+        if link.get("rel", "alternate") != "alternate":
+            losses.add(f"alternates (rel={link['rel']})")
+        elif "media" in link:
             losses.add("alternates.media")
-    if entry.mobile:
+    if row["mobile"]:
         losses.add("mobile")
 
 
-def _extension_values(entry: Entry, losses: Losses) -> list[object]:
-    images = entry.images
-    videos = [v.content_loc or v.player_loc for v in entry.videos]
-    news = entry.news
+def row_cells(row: Mapping[str, Any], losses: Losses) -> list[Any]:
+    """The CSV cells (:data:`COLUMNS`) of one :func:`~sitemapconv.writers.tabular.entry_row`.
+
+    Shared with ``sitemapconv --dask -t csv``, whose rows are the same objects plus ``site``
+    and ``error``, so both write the same cells.
+    """
+    images, videos, news = row["images"], row["videos"], row["news"]
+    if not (images or videos or news is not None or row["alternates"] or row["mobile"]):
+        return [*(row[name] for name in CORE_COLUMNS), *_NO_EXTENSIONS]
     links = [
-        f"{link.hreflang or ''}={encode_url(link.href)}"
-        for link in entry.alternates
-        if link.rel == "alternate"
+        f"{link.get('hreflang') or ''}={encode_url(link['href'])}"
+        for link in row["alternates"]
+        if link.get("rel", "alternate") == "alternate"
     ]
-    if images or entry.videos or news is not None or entry.alternates or entry.mobile:
-        _record_losses(entry, losses)
+    _record_losses(row, losses)
+    video_urls = [v.get("content_loc") or v.get("player_loc") for v in videos]
     return [
-        " ".join(encode_url(i.loc) for i in images),
+        *(row[name] for name in CORE_COLUMNS),
+        " ".join(encode_url(i["loc"]) for i in images),
         len(images),
-        " ".join(encode_url(v) for v in videos if v),
+        " ".join(encode_url(v) for v in video_urls if v),
         len(videos),
-        None if news is None else news.title,
-        None if news is None else news.publication_name,
-        None
-        if news is None or news.publication_date is None
-        else format_w3c(news.publication_date),
+        None if news is None else news.get("title"),
+        None if news is None else news.get("publication_name"),
+        None if news is None else news.get("publication_date"),
         " ".join(links),
     ]
 
@@ -123,7 +133,10 @@ class CsvWriter(Writer):
             losses = Losses(self.name, "use jsonl to keep them")
             count = 0
             for entry in entries:
-                writer.writerow(core_values(entry) + _extension_values(entry, losses))
+                if entry.images or entry.videos or entry.news or entry.alternates or entry.mobile:
+                    writer.writerow(row_cells(entry_row(entry), losses))
+                else:  # the common case, without building the row: the same cells
+                    writer.writerow([*core_values(entry), *_NO_EXTENSIONS])
                 count += 1
             text.flush()
         finally:

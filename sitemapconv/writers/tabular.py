@@ -1,6 +1,9 @@
-"""What the table writers (jsonl, csv) share: the core columns and how a value is rendered.
+"""What the table writers (jsonl, csv, parquet) share: the row of one entry, and its columns.
 
-One row per entry. Dates are W3C strings (:func:`sitemapconv.dates.format_w3c`: a date stays
+One row per entry: :func:`entry_row` is the JSON Lines object, and the one mapping from an
+entry to a row (the Dask rows and the Parquet columns are built from it too).
+
+Dates are W3C strings (:func:`sitemapconv.dates.format_w3c`: a date stays
 ``YYYY-MM-DD``, a datetime keeps its offset, a naive one stays zone-less), so a reader of the
 table sees the source's precision and never an invented zone.
 """
@@ -42,6 +45,27 @@ def core_values(entry: Entry) -> list[Any]:
         None if published is None else format_w3c(published),
         entry.sitemap,
     ]
+
+
+#: The keys of :func:`entry_row`, in order: the core columns, then the extensions.
+ROW_KEYS: tuple[str, ...] = (*CORE_COLUMNS, "images", "videos", "news", "alternates", "mobile")
+
+
+def entry_row(entry: Entry) -> dict[str, Any]:
+    """The row of one entry: the :data:`ROW_KEYS` in order, JSON-ready.
+
+    Core columns as :func:`core_values` (``None`` when absent); ``images``, ``videos`` and
+    ``alternates`` lists of :func:`plain` objects (``[]`` when none), ``news`` an object or
+    ``None``, ``mobile`` a boolean.
+    """
+    row = dict(zip(CORE_COLUMNS, core_values(entry), strict=True))
+    images, videos, news, links = entry.images, entry.videos, entry.news, entry.alternates
+    row["images"] = [plain(i) for i in images] if images else []
+    row["videos"] = [plain(v) for v in videos] if videos else []
+    row["news"] = None if news is None else plain(news)
+    row["alternates"] = [plain(a) for a in links] if links else []
+    row["mobile"] = entry.mobile
+    return row
 
 
 def plain(value: Any) -> Any:

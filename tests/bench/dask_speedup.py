@@ -1,23 +1,34 @@
-"""Measure once: speed-up of 4 Dask workers over 1 when every request takes 100 ms.
+"""Measure once: a local Dask cluster (2 workers x 4 threads) against the sync scheduler.
 
-Not a test. A threaded loopback server serves SITES sites, each an index with CHILDREN
-children; every response is delayed by 100 ms. The same ``read_sitemaps`` job runs on a
-``LocalCluster(processes=True, threads_per_worker=1)`` with 1 worker, then with 4.
+Not a test. A threaded loopback server serves SITES sites, each an index listing CHILDREN
+child sitemaps of 50 URLs; every response is sent after LATENCY seconds, as a slow remote
+server would. The same ``read_sitemaps(...).count()`` job runs on dask's sync scheduler
+(one thread, one request at a time) and on a ``LocalCluster(n_workers=2,
+threads_per_worker=4)``, each twice; the best time of each counts. The cluster is started
+before the clock starts (its start-up is reported apart).
 
-    .venv/bin/python tests/bench/dask_speedup.py
+The per-task overhead is measured the same way with a server that answers at once: the
+cluster's time divided by the number of tasks, and the same for the sync scheduler.
+
+    python tests/bench/dask_speedup.py
 """
 
 from __future__ import annotations
 
+import logging
+import os
 import time
+from collections.abc import Callable
 
+import dask
 from distributed import Client, LocalCluster
 from pytest_httpserver import HTTPServer
 from werkzeug import Request, Response
 
 from sitemapconv.dask import read_sitemaps
 
-SITES, CHILDREN, LATENCY = 8, 10, 0.1
+SITES, CHILDREN, URLS, LATENCY = 100, 2, 50, 0.1
+WORKERS, THREADS = 2, 4
 NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
 
 
@@ -29,7 +40,7 @@ def body(path: str, server: HTTPServer) -> bytes:
             for i in range(CHILDREN)
         )
         return f'<sitemapindex xmlns="{NS}">{items}</sitemapindex>'.encode()
-    urls = "".join(f"<url><loc>https://{site}.example/{name}/{i}</loc></url>" for i in range(50))
+    urls = "".join(f"<url><loc>https://{site}.example/{name}/{i}</loc></url>" for i in range(URLS))
     return f'<urlset xmlns="{NS}">{urls}</urlset>'.encode()
 
 
@@ -43,14 +54,25 @@ def peak(spans: list[tuple[float, float]]) -> int:
     return best
 
 
-def main() -> None:
-    server = HTTPServer(host="127.0.0.1", port=0, threaded=True)
+def timed(run: Callable[[], int], rounds: int = 2) -> float:
+    best = float("inf")
+    for _ in range(rounds):
+        start = time.perf_counter()
+        rows = run()
+        best = min(best, time.perf_counter() - start)
+        assert rows == SITES * CHILDREN * URLS, rows
+    return best
 
+
+def main() -> None:
+    logging.getLogger("werkzeug").setLevel(logging.ERROR)
+    server = HTTPServer(host="127.0.0.1", port=0, threaded=True)
     spans: list[tuple[float, float]] = []
+    delay = [LATENCY]
 
     def slow(request: Request) -> Response:
         began = time.perf_counter()
-        time.sleep(LATENCY)
+        time.sleep(delay[0])
         spans.append((began, time.perf_counter()))
         return Response(body(request.path, server), content_type="application/xml")
 
@@ -60,36 +82,51 @@ def main() -> None:
             server.expect_request(f"/site{n}/c{i}.xml").respond_with_handler(slow)
     server.start()
     urls = [server.url_for(f"/site{n}/sitemap_index.xml") for n in range(SITES)]
-    timings: dict[int, float] = {}
+    tasks = SITES * (1 + CHILDREN)
+
+    def job() -> int:
+        return int(read_sitemaps(urls, retries=0).count().compute())
+
     try:
-        for workers in (1, 4, 1, 4):
-            with (
-                LocalCluster(
-                    n_workers=workers,
-                    threads_per_worker=1,
-                    processes=True,
-                    host="127.0.0.1",
-                    dashboard_address=None,
-                ) as cluster,
-                Client(cluster) as client,
-            ):
-                client.run(lambda: __import__("sitemapconv.scaleout"))  # warm the imports
-                spans.clear()
-                start = time.perf_counter()
-                bag = read_sitemaps(urls, retries=0)
-                planned = time.perf_counter() - start
-                rows = bag.count().compute()
-                elapsed = time.perf_counter() - start
-            assert rows == SITES * CHILDREN * 50, rows
-            timings[workers] = min(timings.get(workers, elapsed), elapsed)
-            print(
-                f"{workers} worker(s): {elapsed:.2f} s for {SITES * (CHILDREN + 1)} files "
-                f"(indexes read and children planned in {planned:.2f} s; "
-                f"at most {peak(spans)} requests in flight)"
-            )
+        print(f"{SITES} sites, {tasks} sitemap files, {URLS} URLs each; {os.cpu_count()} CPUs")
+        with dask.config.set(scheduler="sync"):
+            spans.clear()
+            sync = timed(job)
+            sync_peak = peak(spans)
+            delay[0] = 0.0
+            sync_fast = timed(job)
+            delay[0] = LATENCY
+        began = time.perf_counter()
+        with (
+            LocalCluster(
+                n_workers=WORKERS,
+                threads_per_worker=THREADS,
+                processes=True,
+                host="127.0.0.1",
+                dashboard_address=None,
+            ) as cluster,
+            Client(cluster) as client,
+        ):
+            client.run(lambda: __import__("sitemapconv.scaleout"))  # warm the imports
+            started = time.perf_counter() - began
+            spans.clear()
+            dist = timed(job)
+            dist_peak = peak(spans)
+            delay[0] = 0.0
+            dist_fast = timed(job)
     finally:
         server.stop()
-    print(f"speed-up 4 over 1: {timings[1] / timings[4]:.2f}x (best of two runs each)")
+    ideal = tasks * LATENCY / (WORKERS * THREADS)
+    print(f"sync scheduler: {sync:.2f} s ({sync_peak} request(s) in flight at most)")
+    print(
+        f"LocalCluster {WORKERS}x{THREADS}: {dist:.2f} s ({dist_peak} requests in flight at "
+        f"most; started in {started:.1f} s, not counted; {ideal:.2f} s if perfectly parallel)"
+    )
+    print(f"speed-up: {sync / dist:.1f}x")
+    print(
+        f"per-task overhead with an instant server: cluster {1000 * dist_fast / tasks:.1f} ms, "
+        f"sync {1000 * sync_fast / tasks:.1f} ms"
+    )
 
 
 if __name__ == "__main__":

@@ -22,7 +22,17 @@ from sitemapconv.errors import SitemapError
 from .documents import DECLARATION, KINDS, SITEMAP_NS
 
 #: Every format that ``read(..., format=...)`` can be forced to, plus detection.
-FORMATS: list[str | None] = [None, "xml", "index", "rss", "atom", "atom03", "txt"]
+FORMATS: list[str | None] = [
+    None,
+    "xml",
+    "index",
+    "rss",
+    "atom",
+    "atom03",
+    "txt",
+    "feedparser",
+    "jsonfeed",
+]
 
 _EXTENSIONS = (
     DECLARATION + f'<urlset xmlns="{SITEMAP_NS}" '

@@ -23,7 +23,7 @@ from .documents import DECLARATION, KINDS, Kind
 from .measure import measure
 from .payloads import BOMB_SIZE
 
-FORMATS = ["xml", "index", "rss", "atom", "atom03", "txt"]
+FORMATS = ["xml", "index", "rss", "atom", "atom03", "txt", "feedparser", "jsonfeed"]
 
 
 def test_the_bomb_is_small_and_inflates_to_2_gib(space_bomb: Path) -> None:

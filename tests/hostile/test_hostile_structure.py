@@ -46,7 +46,9 @@ def test_deep_nesting_inside_a_document(kind: Kind, where: str, tmp_path: Path) 
         assert result.locs[0] == kind.url("a")
 
 
-@pytest.mark.parametrize("format", [None, "xml", "index", "rss", "atom", "atom03", "txt"])
+@pytest.mark.parametrize(
+    "format", [None, "xml", "index", "rss", "atom", "atom03", "txt", "feedparser", "jsonfeed"]
+)
 def test_deep_nesting_as_the_document_root(format: str | None, tmp_path: Path) -> None:
     path = tmp_path / "deep.xml"
     path.write_text(DECLARATION + nested(DEPTH))
