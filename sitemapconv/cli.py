@@ -608,7 +608,7 @@ def _diff(
         _notify(notify, say, converting=output != "-")
     progress = Progress.for_terminal(quiet=say.quiet, output_to_stdout=output == "-")
     try:
-        with progress:
+        with termination.terminating_signals(), progress:
             comparison = diff(
                 old, inputs[0], fields=names, filters=filters, new_format=from_,
                 on_warning=say.warning, **remote,
@@ -621,8 +621,13 @@ def _diff(
         say.error(str(exc))
         raise typer.Exit(1) from None
     except KeyboardInterrupt:
+        termination.remove_pending()
         say.error("interrupted")
         raise typer.Exit(130) from None
+    except termination.Terminated as exc:
+        termination.remove_pending()
+        say.error(f"stopped by {exc}; the output was not replaced")
+        raise typer.Exit(exc.exit_code) from None
     except BrokenPipeError:
         raise typer.Exit(0) from None
     if not say.quiet:
