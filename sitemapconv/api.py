@@ -109,10 +109,11 @@ def write(
     """Write entries to ``dest`` (a path, ``"-"`` or a binary file); return the count.
 
     The format comes from ``format``, else from the destination's file extension. A path is
-    written atomically. Keyword arguments are :class:`~sitemapconv.options.WriteOptions`
-    fields (``gzip=True``, ``title=...``). With ``split=True`` and a path, ``xml`` output over
-    the protocol's limits becomes numbered parts plus an index at ``dest`` (see
-    :mod:`sitemapconv.split`; needs ``base_url``).
+    written atomically (through a symlink, its target is; a device, FIFO or socket is written
+    in place; see :mod:`sitemapconv.destination`). Keyword arguments are
+    :class:`~sitemapconv.options.WriteOptions` fields (``gzip=True``, ``title=...``). With
+    ``split=True`` and a path, ``xml`` output over the protocol's limits becomes numbered
+    parts plus an index at ``dest`` (see :mod:`sitemapconv.split`; needs ``base_url``).
     """
     opts = build_options(WriteOptions, options, kwargs)
     name = dest_name(dest)

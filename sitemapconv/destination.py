@@ -95,8 +95,8 @@ def temp_name(real: str) -> str:
     """A fresh hidden temporary path beside ``real`` that fits the folder's name limit."""
     folder, base = os.path.split(real)
     room = max(0, _name_max(folder or ".") - _TEMP_EXTRA)
-    encoded = os.fsencode(base)[:room]
-    stem = os.fsdecode(encoded.decode("utf-8", "ignore").encode("utf-8")) if encoded else ""
+    # NAME_MAX counts bytes: cut the encoded name, dropping a character split in two.
+    stem = os.fsencode(base)[:room].decode("utf-8", "ignore")
     return os.path.join(folder, f".{stem}.{secrets.token_hex(4)}.tmp")
 
 

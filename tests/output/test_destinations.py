@@ -157,6 +157,13 @@ def test_update_robots_through_a_symlink(cli: Run, tmp_path: Path) -> None:
     assert real.read_bytes() == b"User-agent: *\nDisallow:\nSitemap: https://example.com/s.xml\n"
 
 
+def test_a_long_non_ascii_output_name(urls: Path, tmp_path: Path) -> None:
+    name = "é" * 121 + ".txt"  # 246 bytes in UTF-8: NAME_MAX counts bytes
+    sitemapconv.write(sitemapconv.read(str(urls)), str(tmp_path / name))
+    assert (tmp_path / name).read_text() == URLS
+    assert leftovers(tmp_path) == []
+
+
 @pytest.mark.parametrize("split", [False, True])
 def test_a_246_character_output_name(cli: Run, urls: Path, tmp_path: Path, split: bool) -> None:
     name = "s" * 242 + ".xml"
