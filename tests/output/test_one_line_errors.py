@@ -106,3 +106,12 @@ def test_write_to_a_directory_or_empty_path_from_python(tmp_path: Path) -> None:
     with pytest.raises(SitemapError):
         sitemapconv.write([Entry("https://example.com/")], "")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_closed_stdout(urls: Path) -> None:
+    proc = subprocess.run(
+        [_console_script(), str(urls), "-t", "txt"], stdout=None, stderr=subprocess.PIPE,
+        timeout=60, check=False, preexec_fn=lambda: os.close(1),
+    )  # fmt: skip
+    assert proc.returncode == 1
+    assert "stdout is closed" in one_error_line(proc.stderr)

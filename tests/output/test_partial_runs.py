@@ -199,3 +199,15 @@ def test_strict_to_stdout_streams_nothing_on_failure(loopback: HTTPServer, cli: 
     whole = cli(_site_ok(loopback), "--follow", "-t", "txt", "--strict")
     assert whole.returncode == 0
     assert whole.stdout.decode().split() == [f"https://example.com/p0-{i}" for i in range(3)]
+
+
+def test_convert_strict_writes_nothing(loopback: HTTPServer, tmp_path: Path) -> None:
+    url = _site(loopback, ok=1, failing=1)
+    out = tmp_path / "all.txt"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with pytest.raises(PartialError):
+            sitemapconv.convert(url, str(out), follow=True, retries=0, strict=True)
+        assert not out.exists() and leftovers(tmp_path) == []
+        assert sitemapconv.convert(url, str(out), follow=True, retries=0) == 3
+    assert out.read_text().split() == [f"https://example.com/p0-{i}" for i in range(3)]
