@@ -464,11 +464,18 @@ def convert(
     if use_dask or scheduler is not None:
         from .cli_dask import run_cli_job
 
-        code = run_cli_job(
-            inputs, scheduler=scheduler or "local", to=to, output=output, follow=follow,
-            discover=discover, read_options={**remote, "on_warning": say.warning},
-            warn=say.warning, error=say.error,
-        )  # fmt: skip
+        try:
+            with termination.terminating_signals():
+                code = run_cli_job(
+                    inputs, scheduler=scheduler or "local", to=to, output=output,
+                    follow=follow, discover=discover,
+                    read_options={**remote, "on_warning": say.warning},
+                    warn=say.warning, error=say.error,
+                )  # fmt: skip
+        except termination.Terminated as exc:
+            termination.remove_pending()
+            say.error(f"stopped by {exc}; the output was not replaced")
+            raise typer.Exit(exc.exit_code) from None
         raise typer.Exit(code)
     try:
         fmt = cliargs.output_format(to, output) if diff is None else diff_format(to, output)
