@@ -127,7 +127,11 @@ class _Part:
 @dataclass(slots=True)
 class _Staged:
     tmp: str
+    #: The part's name beside the target (listed in the index) and the file it replaces
+    #: (the same, unless the name is a symlink: then its target).
     final: str
+    real: str
+    existing: os.stat_result | None
     newest: When | None
 
 
@@ -218,8 +222,11 @@ class SplitWriter:
                 source=self.path,
             )
         final = os.path.join(self.names.directory, self.names.file_name(len(self.staged) + 1))
-        fd, tmp = destination.create_temp(final, final)
-        self.staged.append(_Staged(tmp, final, part.newest))
+        target = destination.resolve(final)
+        if target.kind != "file":
+            raise WriteError("exists and is not a regular file; nothing was replaced", source=final)
+        fd, tmp = destination.create_temp(target.real, final)
+        self.staged.append(_Staged(tmp, final, target.real, target.existing, part.newest))
         with os.fdopen(fd, "wb") as raw, gzipped(raw, self.gzip_output) as out:
             part.write_to(out)
         part.body.close()
@@ -237,25 +244,14 @@ class SplitWriter:
 
     def _commit(self) -> None:
         """Rename every part, then the index, into place; signals wait until all are done."""
-        finals = [(s.tmp, s.final) for s in self.staged] + [(self.index_tmp, self.target.real)]
-        existing: list[os.stat_result | None] = []
-        for _, final in finals:
-            try:
-                st: os.stat_result | None = os.stat(final)
-            except FileNotFoundError:
-                st = None
-            if st is not None and not os.path.isfile(final):
-                raise WriteError(
-                    "exists and is not a regular file; nothing was replaced", source=final
-                )
-            existing.append(st)
-        for (tmp, _), st in zip(finals, existing, strict=True):
-            destination.prepare(tmp, st)
+        for staged in self.staged:
+            destination.prepare(staged.tmp, staged.existing)
+        destination.prepare(self.index_tmp, self.target.existing)
         with termination.deferred():
-            for (tmp, final), staged in zip(finals, [*self.staged, None], strict=True):
-                destination.commit(tmp, final)
-                if staged is not None:
-                    staged.tmp = ""
+            for staged in self.staged:
+                destination.commit(staged.tmp, staged.real)
+                staged.tmp = ""
+            destination.commit(self.index_tmp, self.target.real)
             self.index_tmp = ""
 
     def _discard(self) -> None:

@@ -89,3 +89,21 @@ def test_part_name_cannot_leave_the_folder(cli: Run, urls: Path, tmp_path: Path,
             split=True, max_urls=2, part_name=stem, base_url="https://example.com/",
         )  # fmt: skip
     assert list(out_dir.iterdir()) == [] and leftovers(tmp_path) == []
+
+
+def test_parts_and_index_behind_symlinks(cli: Run, urls: Path, tmp_path: Path) -> None:
+    store = tmp_path / "store"
+    store.mkdir()
+    public = tmp_path / "public"
+    public.mkdir()
+    (public / "sm.xml").symlink_to(store / "sm.xml")
+    (store / "sm-2.xml").write_bytes(b"old part")
+    (store / "sm.xml").write_bytes(b"old index")
+    proc = cli(str(urls), "-o", str(public / "sm.xml"), "--max-urls", "2",
+               "--base-url", "https://example.com/", "-q")  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    assert (public / "sm.xml").is_symlink() and list(public.iterdir()) == [public / "sm.xml"]
+    assert sorted(p.name for p in store.iterdir()) == ["sm-1.xml", "sm-2.xml", "sm-3.xml", "sm.xml"]
+    assert (store / "sm-2.xml").read_bytes() != b"old part"
+    locs = [e.loc for e in sitemapconv.read(str(public / "sm.xml"))]
+    assert locs == [f"https://example.com/sm-{n}.xml" for n in (1, 2, 3)]
