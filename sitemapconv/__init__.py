@@ -12,6 +12,7 @@ from .detect import detect
 from .diff import Change, Comparison, DiffStats, diff
 from .discover import Found, discover
 from .errors import (
+    DocumentConsumedError,
     FetchError,
     FormatError,
     LimitError,
@@ -52,6 +53,7 @@ __all__ = [
     "Comparison",
     "DiffStats",
     "Document",
+    "DocumentConsumedError",
     "Entry",
     "FeedMeta",
     "FetchError",
