@@ -46,7 +46,10 @@ def open_document(source: Source, format: str | None, options: ReadOptions) -> D
     opened = open_source(source, options)
     try:
         name = canonical(format) if format else detect(opened.head, source=opened.name)
-        reader = get_reader(name)()
+        reader_class = get_reader(name)
+        if format:
+            reader_class.check_forced(opened.head, opened.name)
+        reader = reader_class()
     except BaseException:
         opened.close()
         raise

@@ -21,6 +21,13 @@ from .registry import canonical, get_reader, get_writer, reader_names, writer_na
 from .version import __version__
 
 
+class MissingValue(typer.BadParameter):
+    """A usage error (exit 2) for something the user left out: no "Invalid value for" prefix."""
+
+    def format_message(self) -> str:
+        return self.message
+
+
 def list_formats(value: bool) -> None:
     """``--list-formats``: every reader and writer with its aliases, then exit."""
     if not value:
@@ -138,9 +145,12 @@ def output_format(to: str | None, output: str) -> str:
         return canonical(to)
     found = writer_for_filename(output) if output != "-" else None
     if found is None:
-        raise typer.BadParameter(
-            "give -t FORMAT, or -o with a known extension (.xml, .rss, .atom, .txt...)",
-            param_hint="-t/--to",
+        # Nothing invalid was given, so not BadParameter ("Invalid value for -t/--to"): say
+        # what is missing.
+        where = "stdout" if output == "-" else repr(output)
+        raise MissingValue(
+            f"no output format for {where}: give -t FORMAT (xml, rss, atom, txt...), "
+            "or -o FILE with a known extension (.xml, .rss, .atom, .txt...)"
         )
     return found
 

@@ -153,8 +153,26 @@ def describe(head: Head) -> str:
         if root.local.lower() == "html":
             return "an HTML page"
         return f"XML with root element <{root.local}>"
-    if text[0] in "{[":
+    if _looks_like_json(text):
         return "looks like JSON"
     if text[:15].lower().startswith(("<!doctype html", "<html")):
         return "an HTML page"
     return "unrecognised content"
+
+
+def _looks_like_json(text: str) -> bool:
+    """A JSON object or array start: ``{`` then a key or ``}``, ``[`` then a JSON value.
+
+    A TOML or INI file (``[build-system]``, ``[section]``) also starts with ``[``; it is not
+    called JSON.
+    """
+    rest = text[1:].lstrip()
+    if text[0] == "{":
+        return rest[:1] in ('"', "}")
+    if text[0] == "[":
+        return (
+            rest[:1] in ('"', "{", "[", "]", "-")
+            or rest[:1].isdigit()
+            or (rest.startswith(("true", "false", "null")))
+        )
+    return False

@@ -44,7 +44,7 @@ from .addresses import address_classes, is_blocked
 from .errors import SitemapError
 from .model import Document, Entry
 from .options import ReadOptions, emit_warning
-from .source import Source
+from .source import Source, shown_location
 
 if TYPE_CHECKING:
     from .fetch import Fetcher, Guard
@@ -171,7 +171,7 @@ def read_child(
     except Exception as exc:  # a reader bug must not stop the other children
         return Result("failed", warnings=warnings, reason=f"{type(exc).__name__}: {exc}")
     for entry in entries:
-        entry.sitemap = ref.url
+        entry.sitemap = shown_location(ref.url)
     return Result("pages", entries=entries, warnings=warnings, base=base)
 
 
@@ -461,7 +461,7 @@ def stream_child(
             taken = True
             sched.deliver(slot, Result("pages", base=base))
             for entry in doc:
-                entry.sitemap = ref.url
+                entry.sitemap = shown_location(ref.url)
                 count += 1
                 yield entry
     except Exception as exc:  # SitemapError, or a reader bug: the other children go on

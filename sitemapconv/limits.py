@@ -44,7 +44,8 @@ def check_limits(options: WriteOptions, source: str | None = None) -> tuple[int,
     return max_urls, max_bytes
 
 
-SPLIT_HINT = "write xml to a path with split=True to get parts and an index"
+#: Said to CLI and library users alike: no flag or keyword of either is named.
+SPLIT_HINT = "to get parts and an index, write to a file with splitting enabled"
 
 
 def over_limits_message(

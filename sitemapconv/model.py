@@ -127,10 +127,18 @@ class Alternate:
 class Entry:
     """One URL of a site, whatever format it came from.
 
-    ``loc`` is an absolute URL with surrounding whitespace stripped and XML entities decoded.
+    ``loc`` is the URL with surrounding whitespace stripped and XML entities decoded: absolute
+    unless the source gave a relative link and no base URL (readers warn about those).
     ``lastmod`` is a ``datetime`` (tz-aware when the source gave a zone) or a ``date``.
     ``changefreq`` is lower-cased and one of :data:`CHANGEFREQS`. ``priority`` is in [0, 1].
-    ``sitemap`` is the URL or path of the file the entry was read from, when known.
+    ``title`` is plain text: a feed title marked as HTML or XHTML (Atom ``type="html"`` /
+    ``"xhtml"``) is turned into its text (tags removed, entities decoded).
+    ``summary`` is HTML: a plain-text summary is escaped into HTML when read, and writers
+    state it as HTML (Atom ``type="html"``, an escaped RSS ``description``); use
+    :func:`sitemapconv.htmltext.html_to_text` for its text.
+    ``sitemap`` is the source the entry was read from as the user gave it (a path or a URL;
+    ``None`` for bytes or stdin without a base URL), or the child sitemap's URL when an
+    index is followed. It is never a ``file:`` URL the user did not type.
     """
 
     loc: str

@@ -7,6 +7,7 @@ Adding an option means adding a field here, not threading a keyword through ever
 from __future__ import annotations
 
 import os
+import sys
 import warnings
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields, replace
@@ -104,11 +105,34 @@ def build_options(cls: type[T], options: T | None, overrides: dict[str, Any]) ->
 
 
 def emit_warning(handler: WarningHandler | None, message: str) -> None:
-    """Report a non-fatal problem through the caller's handler, else the warnings module."""
+    """Report a non-fatal problem through the caller's handler, else the warnings module.
+
+    A warning points at the caller's line (the ``for`` over a Document, the ``write()``
+    call), never at sitemapconv's own code: the stack level is counted past every frame of
+    this package, however deep the reader or writer that warned.
+    """
     if handler is not None:
         handler(message)
     else:
-        warnings.warn(message, SitemapWarning, stacklevel=3)
+        warnings.warn(message, SitemapWarning, stacklevel=_caller_level())
+
+
+#: The package's directory: frames from files under it are not the caller.
+_PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
+
+
+def _caller_level() -> int:
+    """The ``stacklevel`` of the first frame outside this package, seen from emit_warning.
+
+    (What ``skip_file_prefixes`` does on Python 3.12+, computed so that 3.10 and 3.11 get
+    the same result.)
+    """
+    level = 1
+    frame = sys._getframe(1)  # emit_warning's frame
+    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE_DIR):
+        frame = frame.f_back  # type: ignore[assignment]
+        level += 1
+    return level
 
 
 __all__ = [

@@ -15,9 +15,9 @@ import zlib
 from collections.abc import Callable
 from contextlib import suppress
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import BinaryIO, Union
 from urllib.parse import unquote, urlsplit
+from urllib.request import url2pathname
 
 from . import progress
 from .detect import HEAD_SIZE, Head
@@ -88,7 +88,7 @@ class _Capped(io.RawIOBase):
         if self.count > self._limit:
             raise LimitError(
                 f"input is larger than the size cap of {self._limit:,} bytes "
-                "(after decompression); raise max_bytes to read it",
+                "(after decompression); raise the cap (--max-bytes, max_bytes=) to read it",
                 source=self._name,
             )
         b[:n] = data
@@ -172,6 +172,23 @@ def _read_head(stream: BinaryIO) -> bytes:
     return b"".join(parts)
 
 
+def shown_location(url: str) -> str:
+    """How a child sitemap is named in the data (``Entry.sitemap``): never a ``file:`` URL.
+
+    Following a local index resolves its children to ``file:`` URLs internally; the data
+    names such a child by its path, relative to the working directory when it is below it
+    (as the user would type it), so that no local ``file:`` URL reaches an output.
+    """
+    if url[:5].lower() != "file:":
+        return url
+    path = url2pathname(urlsplit(url).path)
+    try:
+        relative = os.path.relpath(path)
+    except ValueError:  # another drive on Windows
+        return path
+    return path if relative.startswith(os.pardir) else relative
+
+
 def _is_url(source: str) -> bool:
     return source[:8].lower().startswith(("http://", "https://"))
 
@@ -212,11 +229,14 @@ def open_source(source: Source, options: ReadOptions) -> Opened:
             closers.append(close)
         else:
             if text.lower().startswith("file:"):
+                # A file: URL the user typed is a location they gave: links resolve against it.
+                url = text
                 text = unquote(urlsplit(text).path)
             name = text
             raw = _open_path(text)
             closers.append(raw.close)
-            url = Path(text).resolve().as_uri()
+            # A plain path gives no URL: relative links stay as written (never resolved
+            # against this machine's directories, which would leak them into the output).
     elif hasattr(source, "read"):
         name = getattr(source, "name", None) or "<stream>"
         if not isinstance(name, str):

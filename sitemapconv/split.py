@@ -193,6 +193,7 @@ class SplitWriter:
                 if not self.base_url:
                     self.base_url = _site_root(entry.loc)
             fmt.report()
+            fmt.v.finish(count, "xml")  # every entry dropped: an error, nothing written
             if not self.staged:
                 self._write_single(part)
                 return count

@@ -10,6 +10,8 @@ import hashlib
 import re
 from urllib.parse import urlsplit, urlunsplit
 
+from .urls import encode_host
+
 _DEFAULT_PORTS = {"http": "80", "https": "443", "ftp": "21", "ws": "80", "wss": "443"}
 _PCT_RE = re.compile(r"%([0-9A-Fa-f]{2})")
 _UNRESERVED = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
@@ -32,6 +34,8 @@ def _netloc(netloc: str, scheme: str) -> str:
         host, _, port = hostport.partition(":")
     if port == _DEFAULT_PORTS.get(scheme):
         port = ""
+    if not host.isascii():  # straße.de and xn--strae-oqa.de are one host (IDNA 2008)
+        host = encode_host(host)
     return f"{userinfo}{at}{host.lower()}{':' + port if port else ''}"
 
 
@@ -42,7 +46,8 @@ def normalize_url(url: str) -> str:
     same:
 
     - surrounding whitespace is stripped;
-    - the scheme and the host are lower-cased (not the user info, path or query);
+    - the scheme and the host are lower-cased (not the user info, path or query), and an
+      internationalised host is IDNA-encoded (:func:`sitemapconv.urls.encode_host`);
     - the scheme's default port is removed (``:80`` for http/ws, ``:443`` for https/wss,
       ``:21`` for ftp), and so is an empty port (``host:``);
     - an empty path becomes ``/`` when there is a host (``http://a.com`` = ``http://a.com/``);

@@ -130,6 +130,10 @@ class _Run:
                 SitemapPass(kind, state).run(stream)
             elif kind == "txt":
                 check_text(stream, state)
+            elif kind == "jsonfeed":
+                from .checks.jsonfeed import check_jsonfeed
+
+                check_jsonfeed(stream, state)
             else:
                 FeedPass(kind, state).run(stream)
         except etree.XMLSyntaxError as exc:

@@ -72,7 +72,7 @@ def test_sample_is_detected_and_read() -> None:
             duration=2712,
         )
     ]
-    assert hello.lastmod == dt.date(2024, 1, 10)
+    assert hello.lastmod == dt.datetime(2024, 1, 10, tzinfo=UTC)
     assert elsewhere.id == "42" and elsewhere.title == "Linked elsewhere"
     assert doc.meta.title == "Example Engineering Blog"
     assert doc.meta.link == "https://blog.example.org/"

@@ -111,8 +111,15 @@ class FeedPass:
         date = _child(el, ns, "pubDate")
         if date is not None:
             text = (date.text or "").strip()
-            value = parse_rfc822(text)
-            if value is None:
+            value = parse_rfc822(text) if text else None
+            if not text:  # said as for an empty <lastmod/>
+                self.out.error(
+                    "empty-tag",
+                    "<pubDate> is empty: give a date or remove the tag",
+                    line=line_of(date),
+                    url=url,
+                )
+            elif value is None:
                 self.out.error(
                     "feed-date",
                     "<pubDate> must be an RFC 822 date such as 'Sat, 07 Sep 2002 00:00:01 GMT'"
@@ -165,6 +172,14 @@ class FeedPass:
 
     def _atom_date(self, date: etree._Element, tag: str, url: str | None) -> None:
         text = (date.text or "").strip()
+        if not text:  # said as for an empty <lastmod/>
+            self.out.error(
+                "empty-tag",
+                f"<{tag}> is empty: give a date or remove the tag",
+                line=line_of(date),
+                url=url,
+            )
+            return
         if self.kind == "atom":
             ok = bool(_RFC3339.match(text)) and parse_w3c(text) is not None
             if not ok:

@@ -13,6 +13,7 @@ from lxml import etree
 
 from ..detect import BOM_UTF8, Head, describe
 from ..problems import Collector
+from ..readers.jsonfeed import JsonFeedReader
 
 ATOM_NS = "http://www.w3.org/2005/Atom"
 ATOM03_NS = "http://purl.org/atom/ns#"
@@ -42,6 +43,8 @@ def kind_of(head: Head) -> str | None:
     root = head.root
     if root is None:
         text = head.text.lstrip()
+        if text.startswith("{") and JsonFeedReader.sniff(head) > 0:
+            return "jsonfeed"
         if not text or text.startswith("<") or text[0] in "{[":
             return None
         return "txt"
@@ -61,7 +64,7 @@ def not_a_sitemap(out: Collector, head: Head) -> None:
     out.error(
         "format",
         f"not a sitemap or feed ({describe(head)}): expected <urlset>, <sitemapindex>, "
-        "<rss>, <feed> or one URL per line",
+        "<rss>, <feed>, a JSON Feed or one URL per line",
         line=1,
     )
 

@@ -5,10 +5,11 @@ Field mapping (PROTOCOL.md §8, §11):
 - ``loc``: the entry's ``link`` with ``rel="alternate"`` or no ``rel``; among several, the
   first with ``type="text/html"`` (or ``application/xhtml+xml``), else the first. Never
   ``rel="self"``, ``"enclosure"``, ``"edit"``... ``href`` is resolved against ``xml:base``
-  (inherited from the feed, the entry and the link itself) and then the document URL. An
-  entry with no such link takes its ``id`` when that is an absolute http(s) URL, or a path
-  (``/...``) resolved against an http(s) base (as feedparser does); otherwise it is skipped
-  with a warning.
+  (inherited from the feed, the entry and the link itself) and then the document URL or the
+  feed's ``rel="self"`` link; with none of those (a local file) a relative link stays as
+  written, counted in one warning per document. An entry with no such link takes its ``id``
+  when that is an absolute http(s) URL, or a path (``/...``) resolved against an http(s)
+  base (as feedparser does); otherwise it is skipped with a warning.
 - ``alternates``: the other alternate links that carry an ``hreflang``, as
   ``Alternate(href, hreflang)``.
 - ``lastmod``: ``updated``; else ``published``, with a warning.
@@ -18,20 +19,28 @@ Field mapping (PROTOCOL.md §8, §11):
 - ``ctx.meta``: feed ``title``, ``subtitle`` (description), ``id``, ``updated``, the
   alternate ``link``, the ``rel="self"`` link, the first ``author/name``, and ``xml:lang``.
 
-Text constructs of ``type="xhtml"`` are flattened to their text; ``type="html"`` is kept as
-the (decoded) HTML string.
+Text constructs (RFC 4287 §3.1) keep their meaning in the model's one form per field: the
+entry and feed ``title`` (and the feed subtitle) become plain text (``type="html"``: tags
+removed and entities decoded; ``type="xhtml"``: the text of the ``div``); the ``summary``
+becomes HTML (``type="text"``: escaped; ``type="html"``: as decoded; ``type="xhtml"``: the
+markup inside the ``div``). Atom 0.3's ``mode="escaped"``/``"xml"`` with an HTML ``type``
+are read the same way.
 """
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import BinaryIO, ClassVar
 
+from lxml import etree
+
 from ..detect import Head
 from ..errors import FormatError
+from ..htmltext import html_to_text, text_to_html
 from ..model import Alternate, Entry, FeedMeta, When
-from . import ReadContext, Reader
+from . import ReadContext, Reader, not_format_message
 from .feedparser_reader import with_rescue
 from .feedxml import (
     ATOM_NS,
@@ -51,6 +60,72 @@ from .feedxml import (
 from .mediarss import MEDIA_PREFIX, read_media
 
 _HTML_TYPES = ("text/html", "application/xhtml+xml")
+_XHTML_NS = "{http://www.w3.org/1999/xhtml}"
+_TEXT, _HTML, _XHTML = range(3)
+
+
+def construct_kind(el: Element) -> int:
+    """How a text construct is meant: plain text, escaped HTML, or inline XHTML.
+
+    Atom 1.0 says it with ``type`` (``text``, ``html``, ``xhtml``); Atom 0.3 with a MIME
+    ``type`` and a ``mode`` (``escaped`` content is markup as text, ``xml`` is inline).
+    """
+    kind = el.get("type")
+    mode = el.get("mode")
+    if kind is None and mode is None:
+        return _TEXT
+    kind = (kind or "").strip().lower()
+    if kind == "html":
+        return _HTML
+    if kind == "xhtml":
+        return _XHTML
+    if "html" in kind:  # Atom 0.3: text/html or application/xhtml+xml
+        return _HTML if (mode or "xml").strip().lower() == "escaped" else _XHTML
+    return _TEXT
+
+
+def _markup(el: Element) -> str:
+    """The XHTML inside a text construct (its ``div``), serialised without namespaces."""
+    div = el
+    children = [c for c in el if isinstance(c.tag, str)]
+    if len(children) == 1 and str(children[0].tag).rpartition("}")[2] == "div":
+        div = children[0]
+    parts = [text_to_html(div.text or "")]
+    for child in div:
+        if not isinstance(child.tag, str):
+            continue
+        detached = copy.deepcopy(child)  # a copy carries no namespace of the feed around it
+        for node in detached.iter():
+            tag = node.tag
+            if isinstance(tag, str) and tag.startswith(_XHTML_NS):
+                node.tag = tag[len(_XHTML_NS) :]
+        etree.cleanup_namespaces(detached)
+        parts.append(etree.tostring(detached, encoding="unicode", with_tail=True))
+    return "".join(parts).strip()
+
+
+def plain_text(el: Element) -> str | None:
+    """A text construct as plain text (what the model's titles hold)."""
+    kind = construct_kind(el)
+    text = text_of(el)
+    if text is None or kind == _TEXT:
+        return text
+    if kind == _XHTML:  # the markup is XML, already flattened to its decoded text
+        return " ".join(text.split()) or None
+    return html_to_text(text) or None
+
+
+def html_of(el: Element) -> str | None:
+    """A text construct as HTML (what the model's summaries hold)."""
+    kind = construct_kind(el)
+    if kind == _XHTML and len(el):
+        return _markup(el) or None
+    text = text_of(el)
+    if text is None or kind == _HTML:
+        return text
+    return text_to_html(text)
+
+
 _ALTERNATE = ("alternate", "http://www.iana.org/assignments/relation/alternate")
 
 
@@ -83,7 +158,7 @@ class _AtomState:
         self.base_known = False
         self.link_is_html = False
         self.prefix = ""  # the feed's namespace, as "{uri}"
-        self.sitemap = None if ctx.source.startswith("<") else ctx.source
+        self.sitemap = ctx.origin
         self._tables: dict[str, dict[str, tuple[int, str]]] = {}
 
     def table(self, tag: str) -> dict[str, tuple[int, str]]:
@@ -139,10 +214,13 @@ class _AtomState:
                     if child.tag == self.prefix + "name":
                         meta.author = text_of(child)
                         break
-        elif local in ("title", "id", self.dialect.subtitle):
+        elif local in ("title", self.dialect.subtitle):
             name = "description" if local == self.dialect.subtitle else local
             if getattr(meta, name) is None:
-                setattr(meta, name, text_of(el))
+                setattr(meta, name, plain_text(el))
+        elif local == "id":
+            if meta.id is None:
+                meta.id = text_of(el)
         elif local == self.dialect.lastmod[0] and meta.updated is None:
             meta.updated = date_of(self.notes, text_of(el), local, rfc822=False)
 
@@ -173,9 +251,9 @@ class _AtomState:
             elif kind == _ID:
                 ident = ident or text_of(child)
             elif kind == _TITLE:
-                title = title or text_of(child)
+                title = title or plain_text(child)
             else:
-                summary = summary or text_of(child)
+                summary = summary or html_of(child)
         base = element_base(item, self.base)
         loc, alternates, enclosures = self._links(links, base)
         if loc is None and ident:
@@ -192,10 +270,7 @@ class _AtomState:
             )
             return None
         if not is_absolute(loc):
-            self.notes.warn(
-                "relative links kept as they are",
-                f"link {loc!r} is relative and there is no base URL; kept as it is",
-            )
+            self.notes.relative_link(loc)
         lastmod, lastmod_text = self._lastmod(dates)
         published_text = dates.get(self.dialect.published)
         if lastmod is not None and published_text == lastmod_text:
@@ -231,9 +306,16 @@ class _AtomState:
             when = date_of(self.notes, text, name, rfc822=False)
             if when is not None:
                 if i:
+                    first = order[0]
+                    if first not in dates:
+                        why = f"has no <{first}>"
+                    elif dates[first] is None:
+                        why = f"has an empty <{first}>"
+                    else:
+                        why = f"has an invalid <{first}>"
                     self.notes.warn(
                         f"entries dated by <{name}>",
-                        f"an entry has no valid <{order[0]}>; its <{name}> is used as lastmod",
+                        f"an entry {why}; its <{name}> is used as lastmod",
                     )
                 return when, text
         return None, None
@@ -310,7 +392,7 @@ class AtomReader(Reader):
         local = str(root.tag).rpartition("}")[2]
         if local != "feed":
             if count == 0:
-                raise FormatError(f"not an Atom feed (root element <{local}>)", source=ctx.source)
+                raise FormatError(not_format_message(self.name, local), source=ctx.source)
         else:
             state.learn_base(root)
             for child in root:

@@ -36,6 +36,7 @@ from typing import Any, BinaryIO
 from ..dates import parse_date
 from ..detect import Head
 from ..errors import FormatError, ParseError, SitemapError
+from ..htmltext import html_to_text, text_to_html
 from ..model import Entry, Image, Video, When
 from . import ReadContext, Reader
 from .feedxml import ATOM03_NS, ATOM_NS, Notes, is_absolute, is_web_url, resolve
@@ -72,6 +73,10 @@ class FeedparserReader(Reader):
             return 0.5
         return 0.0
 
+    @classmethod
+    def check_forced(cls, head: Head, source: str) -> None:
+        """``-f feedparser`` forces it on any feed: feedparser itself judges the document."""
+
     def read(self, stream: BinaryIO, ctx: ReadContext) -> Iterator[Entry]:
         yield from read_with_feedparser(stream.read(), ctx)
 
@@ -98,7 +103,7 @@ def read_with_feedparser(data: bytes, ctx: ReadContext) -> Iterator[Entry]:
         ctx.warn(f"malformed feed, read leniently by feedparser ({result['bozo_exception']})")
     base = ctx.url if ctx.url and is_web_url(ctx.url) else None
     _meta(result.get("feed") or {}, ctx, notes, base)
-    sitemap = None if ctx.source.startswith("<") else ctx.source
+    sitemap = ctx.origin
     for item in result.get("entries") or ():
         entry = _entry(item, notes, sitemap, base)
         if entry is not None:
@@ -324,18 +329,15 @@ def _entry(
         notes.warn("entries skipped for want of a URL", "skipped an entry with no link")
         return None
     if not is_absolute(loc):
-        notes.warn(
-            "relative links kept as they are",
-            f"link {loc!r} is relative and there is no base URL; kept as it is",
-        )
+        notes.relative_link(loc)
     updated = _date(notes, item, "updated")
     published = _date(notes, item, "published")
     lastmod = updated or published or _date(notes, item, "created")
     entry = Entry(
         loc=loc,
         lastmod=lastmod,
-        title=(item.get("title") or "").strip() or None,
-        summary=(item.get("summary") or "").strip() or None,
+        title=_plain(item, "title"),
+        summary=_html(item, "summary"),
         id=(item.get("id") or "").strip() or None,
         published=published if updated is not None else None,
         sitemap=sitemap,
@@ -366,3 +368,25 @@ def _meta(feed: Mapping[str, Any], ctx: ReadContext, notes: Notes, base: str | N
 
 
 __all__ = ["FeedparserReader", "Tape", "read_with_feedparser", "rescue", "with_rescue"]
+
+
+def _is_html(item: Mapping[str, Any], name: str) -> bool:
+    detail = item.get(f"{name}_detail")
+    kind = detail.get("type") if isinstance(detail, Mapping) else None
+    return isinstance(kind, str) and "html" in kind
+
+
+def _plain(item: Mapping[str, Any], name: str) -> str | None:
+    """feedparser's value as plain text (the model's titles): HTML is turned into text."""
+    value = (item.get(name) or "").strip()
+    if value and _is_html(item, name):
+        value = html_to_text(value)
+    return value or None
+
+
+def _html(item: Mapping[str, Any], name: str) -> str | None:
+    """feedparser's value as HTML (the model's summaries): plain text is escaped."""
+    value = (item.get(name) or "").strip()
+    if value and not _is_html(item, name):
+        value = text_to_html(value)
+    return value or None

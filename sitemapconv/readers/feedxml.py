@@ -132,6 +132,14 @@ class Notes:
     def __init__(self, ctx: ReadContext) -> None:
         self._ctx = ctx
         self._counts: dict[str, int] = {}
+        self.relative = 0
+        self.relative_first: str | None = None
+
+    def relative_link(self, loc: str) -> None:
+        """Count an entry link left relative: ONE warning at the end gives the count."""
+        self.relative += 1
+        if self.relative_first is None:
+            self.relative_first = loc
 
     def warn(self, kind: str, message: str) -> None:
         count = self._counts.get(kind, 0) + 1
@@ -144,6 +152,14 @@ class Notes:
             if count > 1:
                 self._ctx.warn(f"{kind}: {count} times in all")
         self._counts.clear()
+        if self.relative:
+            n = self.relative
+            self._ctx.warn(
+                f"link {self.relative_first!r} is relative and the document gives no "
+                f"absolute base URL; kept as written ({n} such link{'s' if n > 1 else ''} "
+                "in all; give a base URL to resolve them)"
+            )
+            self.relative = 0
 
 
 _MONTHS = {

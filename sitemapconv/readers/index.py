@@ -17,7 +17,7 @@ from ..dates import parse_w3c
 from ..detect import Head
 from ..model import Entry
 from . import ReadContext, Reader
-from .sitemapxml import FREE_EVERY, ItemStream, free_before, sniff_sitemap
+from .sitemapxml import FREE_EVERY, ItemStream, RelativeLocs, free_before, sniff_sitemap
 
 _LOC, _LASTMOD = 1, 2
 
@@ -36,7 +36,11 @@ class IndexReader(Reader):
     def read(self, stream: BinaryIO, ctx: ReadContext) -> Iterator[Entry]:
         items = ItemStream(stream, ctx, "sitemapindex", "sitemap")
         kinds = items.tags({"loc": _LOC, "lastmod": _LASTMOD})
-        sitemap = ctx.url or ctx.source
+        sitemap = ctx.origin
+        relative = RelativeLocs(ctx)
+        # Following resolves relative children against the index's own location itself
+        # (sitemapconv.follow): "kept as written" would not be true then.
+        relative.quiet = ctx.options.follow
         count = 0
         try:
             for _, el in items.events:
@@ -52,6 +56,7 @@ class IndexReader(Reader):
                 elif loc is None or not (loc := loc.strip()):
                     ctx.warn(f"line {el.sourceline}: <sitemap> without <loc> skipped")
                 else:
+                    loc = relative.check(loc, el.sourceline)
                     when = None
                     if lastmod is not None:
                         when = parse_w3c(lastmod)
@@ -64,3 +69,4 @@ class IndexReader(Reader):
         except etree.XMLSyntaxError as exc:
             items.fail(exc)
         items.finish()
+        relative.finish()

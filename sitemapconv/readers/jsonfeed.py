@@ -11,7 +11,8 @@ Field mapping (the same rules as the XML feeds):
   feed's ``feed_url``. An item with none is skipped with a warning.
 - ``lastmod``: ``date_modified``, else ``date_published`` (RFC 3339); ``published``:
   ``date_published``.
-- ``title``; ``summary`` (``summary``, else ``content_text``); ``id``.
+- ``title``; ``summary`` (HTML, as the model's: the plain-text ``summary`` escaped, else
+  ``content_html``, else the plain ``content_text`` escaped); ``id``.
 - ``image`` and the ``image/*`` attachments become images; ``video/*`` attachments become
   videos (the item's ``image`` as thumbnail, ``title``, ``duration_in_seconds``).
 - ``changefreq``, ``priority`` and a date-only ``lastmod`` from the ``_sitemapconv`` object that
@@ -32,6 +33,7 @@ from typing import Any, BinaryIO, ClassVar
 from ..dates import parse_loose, parse_rfc822, parse_w3c
 from ..detect import BOM_UTF8, Head
 from ..errors import FormatError, ParseError
+from ..htmltext import text_to_html
 from ..model import CHANGEFREQS, Entry, Image, Video, When
 from . import ReadContext, Reader
 from .feedxml import Notes, is_absolute, is_web_url, resolve
@@ -70,7 +72,7 @@ class JsonFeedReader(Reader):
             ctx.warn("the feed has no 'items' list")
         if not isinstance(items, list):
             raise FormatError("not a JSON Feed: 'items' is not a list", source=ctx.source)
-        sitemap = None if ctx.source.startswith("<") else ctx.source
+        sitemap = ctx.origin
         for index, item in enumerate(items):
             if not isinstance(item, dict):
                 notes.warn("items that are not objects", f"item {index} is not an object; skipped")
@@ -146,17 +148,14 @@ def _entry(
         )
         return None
     if not is_absolute(loc):
-        notes.warn(
-            "relative links kept as they are",
-            f"link {loc!r} is relative and there is no base URL; kept as it is",
-        )
+        notes.relative_link(loc)
     modified = _date(item, "date_modified", notes)
     published = _date(item, "date_published", notes)
     entry = Entry(
         loc=loc,
         lastmod=modified or published,
         title=_text(item, "title"),
-        summary=_text(item, "summary") or _text(item, "content_text"),
+        summary=_summary(item),
         id=_text(item, "id"),
         published=published,
         sitemap=sitemap,
@@ -254,3 +253,15 @@ def _meta(feed: Mapping[str, Any], ctx: ReadContext) -> None:
         if isinstance(author, dict) and _text(author, "name"):
             meta.author = _text(author, "name")
             break
+
+
+def _summary(item: Mapping[str, Any]) -> str | None:
+    """The model's summary is HTML: JSON Feed's ``summary`` and ``content_text`` are text."""
+    text = _text(item, "summary")
+    if text is not None:
+        return text_to_html(text)
+    markup = _text(item, "content_html")
+    if markup is not None:
+        return markup
+    text = _text(item, "content_text")
+    return None if text is None else text_to_html(text)

@@ -5,7 +5,8 @@ Field mapping (PROTOCOL.md §8, §10):
 - ``loc``: the item ``link``; else a ``guid`` that is a permalink (``isPermaLink`` is not
   ``"false"``) and an absolute http(s) URL; else (RSS 0.90/1.0) the item's ``rdf:about``.
   An item with none of these is skipped with a warning. Relative links are resolved against
-  ``xml:base`` and then the document URL.
+  ``xml:base``, then the document URL or the feed's ``atom:link rel="self"``; a local file has
+  no URL, so without those they stay as written, counted in one warning per document.
 - ``lastmod``: ``pubDate`` (RFC 822, a W3C date accepted with a warning), else ``dc:date``,
   else ``dcterms:modified``, ``dcterms:issued``, ``dcterms:created``.
 - ``title``, ``summary`` (``description``), ``id`` (``guid``, else ``rdf:about``);
@@ -29,7 +30,7 @@ from typing import BinaryIO, ClassVar
 from ..detect import Head
 from ..errors import FormatError
 from ..model import Entry, When
-from . import ReadContext, Reader
+from . import ReadContext, Reader, not_format_message
 from .feedparser_reader import with_rescue
 from .feedxml import (
     ATOM_NS,
@@ -120,7 +121,7 @@ class _RssState:
         self.base: str | None = ctx.url
         self.base_known = False
         self.ranks: dict[str, int] = {}
-        self.sitemap = None if ctx.source.startswith("<") else ctx.source
+        self.sitemap = ctx.origin
 
     def learn_base(self, container: Element) -> None:
         """The xml:base in force in the items' parent, and the root's ``xml:lang``."""
@@ -192,7 +193,14 @@ class _RssState:
             elif key == _DESCRIPTION:
                 summary = summary or text_of(child)
             elif key == _PUBDATE:
-                pubdate = pubdate or text_of(child)
+                if pubdate is None:
+                    pubdate = text_of(child)
+                    if pubdate is None:  # <pubDate></pubDate>: said like an empty <lastmod/>
+                        self.notes.warn(
+                            "empty <pubDate>",
+                            f"an item (line {item.sourceline}) has an empty <pubDate>; "
+                            "it is left undated",
+                        )
             elif key == _GUID:
                 if guid is None:
                     guid = text_of(child)
@@ -231,10 +239,7 @@ class _RssState:
             )
             return None
         if not is_absolute(loc):
-            self.notes.warn(
-                "relative links kept as they are",
-                f"link {loc!r} is relative and there is no base URL; kept as it is",
-            )
+            self.notes.relative_link(loc)
         lastmod = date_of(self.notes, pubdate, "pubDate", rfc822=True)
         if lastmod is None:
             lastmod = date_of(self.notes, dcdate, "dc:date", rfc822=False)
@@ -301,8 +306,7 @@ class RssReader(Reader):
         if _local(str(root.tag)) not in ("rss", "RDF"):
             if count == 0:
                 raise FormatError(
-                    f"not an RSS feed (root element <{_local(str(root.tag))}>)",
-                    source=ctx.source,
+                    not_format_message(self.name, _local(str(root.tag))), source=ctx.source
                 )
         else:
             state.learn_base(root)

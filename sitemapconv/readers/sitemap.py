@@ -2,7 +2,9 @@
 
 One :class:`~sitemapconv.model.Entry` per ``<url>``, streamed: memory does not grow with the
 number of URLs. Children are accepted in any order. ``loc`` is stripped (entities decoded, CDATA
-accepted); a ``<url>`` without one is skipped with a warning. ``lastmod`` goes through
+accepted); a ``<url>`` without one is skipped with a warning, and locs that are not absolute
+http(s) URLs are kept (resolved when the document has an http(s) location) and reported in
+one warning per document (:class:`~.sitemapxml.RelativeLocs`). ``lastmod`` goes through
 :func:`~sitemapconv.dates.parse_w3c`; ``changefreq`` is lower-cased; ``priority`` accepts a
 decimal comma. A value that cannot be used becomes None with a warning giving it, and reading
 goes on. The loop is written out flat on purpose: it is the hot path of every conversion
@@ -33,7 +35,14 @@ from .extensions import (
     read_news,
     read_video,
 )
-from .sitemapxml import FREE_EVERY, ItemStream, free_before, new_entry, sniff_sitemap
+from .sitemapxml import (
+    FREE_EVERY,
+    ItemStream,
+    RelativeLocs,
+    free_before,
+    new_entry,
+    sniff_sitemap,
+)
 
 LOC, LASTMOD, CHANGEFREQ, PRIORITY = 1, 2, 3, 4
 _CORE = {"loc": LOC, "lastmod": LASTMOD, "changefreq": CHANGEFREQ, "priority": PRIORITY}
@@ -61,8 +70,10 @@ class SitemapReader(Reader):
         kinds = items.tags(_CORE)
         kinds.update(EXTENSION_TAGS)
         source_input = items.input
-        sitemap = ctx.url or ctx.source
+        sitemap = ctx.origin
         warn = ctx.warn
+        relative = RelativeLocs(ctx)
+        check_loc = relative.check
         parse_date = parse_w3c
         from_iso = datetime.fromisoformat
         make = new_entry
@@ -95,6 +106,8 @@ class SitemapReader(Reader):
                 elif loc is None or not (loc := loc.strip()):
                     warn(f"line {el.sourceline}: <url> without <loc> skipped")
                 else:
+                    if not loc.startswith(("https://", "http://")):
+                        loc = check_loc(loc, el.sourceline)
                     if len(loc) >= _MAX_LOC:
                         warn(f"{loc[:80]}...: <loc> has {len(loc):,} characters (limit 2,047)")
                     when = None
@@ -157,6 +170,7 @@ class SitemapReader(Reader):
         except etree.XMLSyntaxError as exc:
             items.fail(exc)
         items.finish()
+        relative.finish()
 
 
 def _with_extensions(

@@ -15,14 +15,17 @@ over items stays in each reader, where the per-item work is; this module provide
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, BinaryIO, NoReturn
+from urllib.parse import urljoin
 
 from lxml import etree
 
 from ..detect import HEAD_SIZE, Head, XmlRoot
-from ..errors import ParseError
+from ..errors import FormatError, ParseError
 from ..model import Entry, When
+from . import not_format_message
 from .ampersand import AmpersandFixingReader, clean_head
 from .encoding import Utf8Input
 
@@ -57,6 +60,9 @@ PARSER_OPTIONS: dict[str, bool] = {
 
 #: Errors listed one by one in warnings before they are only counted.
 _MAX_LISTED_ERRORS = 5
+
+#: A URI scheme (RFC 3986 §3.1) at the start of a loc: such a loc is not resolved.
+_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*:")
 
 #: Read items are freed in batches of this many (see :func:`free_before`).
 FREE_EVERY = 256
@@ -114,10 +120,8 @@ class ItemStream:
             return None
         local, ns = root.local, root.namespace
         if local != self.root_local:
-            self.ctx.warn(
-                f"the root element is <{local}>, not <{self.root_local}>; "
-                f"reading <{self.item}> elements anyway"
-            )
+            name = "xml" if self.root_local == "urlset" else "index"
+            raise FormatError(not_format_message(name, local), source=self.ctx.source)
         namespaces = (*KNOWN_NAMESPACES, "")
         if not ns:
             self.ctx.warn(f"<{local}> has no namespace; read as sitemaps.org {SITEMAP_NS}")
@@ -206,6 +210,71 @@ class ItemStream:
             )
         if len(others) > _MAX_LISTED_ERRORS:
             self.ctx.warn(f"recovered from {len(others) - _MAX_LISTED_ERRORS} more XML errors")
+
+
+#: Line numbers of non-absolute locs shown in the one warning before only the count goes on.
+_SHOWN_LINES = 5
+
+
+class RelativeLocs:
+    """Counts the ``<loc>`` values that are not absolute http(s) URLs: ONE warning per document.
+
+    sitemaps.org requires every ``<loc>`` to be a fully qualified URL; real files hold
+    relative paths (``post-sitemap.xml``), protocol-relative URLs (``//localhost:1313/``) or
+    a literal ``None`` (a generator with no site URL configured). They are kept as written
+    (a writer that needs absolute URLs drops them) unless the document has a known http(s)
+    location to resolve them against; either way the reader says so at the end, with the
+    count and the first line numbers, instead of staying silent.
+    """
+
+    __slots__ = ("base", "count", "ctx", "lines", "quiet", "tag")
+
+    def __init__(self, ctx: ReadContext, tag: str = "loc") -> None:
+        self.ctx = ctx
+        self.tag = tag
+        url = ctx.url
+        self.base = url if url is not None and is_web_url(url) else None
+        self.count = 0
+        self.lines: list[int] = []
+        #: Count without warning (the caller resolves the locs itself).
+        self.quiet = False
+
+    def check(self, loc: str, line: int | None) -> str:
+        """``loc`` (resolved when a base is known) after counting it when it is not absolute."""
+        if is_web_url(loc):
+            return loc
+        self.count += 1
+        lines = self.lines
+        if len(lines) < _SHOWN_LINES and line is not None and (not lines or lines[-1] != line):
+            lines.append(line)
+        if self.base is not None and not _SCHEME.match(loc):
+            return urljoin(self.base, loc)
+        return loc
+
+    def finish(self) -> None:
+        if not self.count or self.quiet:
+            return
+        lines = ", ".join(str(n) for n in self.lines)
+        more = "..." if len(self.lines) == _SHOWN_LINES and self.count > _SHOWN_LINES else ""
+        where = f" (line{'s' if len(self.lines) > 1 else ''} {lines}{more})" if lines else ""
+        n = self.count
+        what = (
+            f"{n} <{self.tag}> values are not absolute http(s) URLs"
+            if n > 1
+            else f"a <{self.tag}> value is not an absolute http(s) URL"
+        )
+        if self.base is not None:
+            done = f"relative ones resolved against {self.base}"
+        else:
+            done = "kept as written (give a base URL to resolve relative ones)"
+        self.ctx.warn(f"{what} as the protocol requires{where}; {done}")
+
+
+def is_web_url(url: str) -> bool:
+    """True for a URL that starts with ``http://`` or ``https://`` (in any case)."""
+    return url.startswith(("http://", "https://")) or url[:8].lower().startswith(
+        ("http://", "https://")
+    )
 
 
 def _is_truncation(error: etree._LogEntry) -> bool:

@@ -66,7 +66,7 @@ class TextReader(Reader):
             errors="replace",
             newline=None,
         )
-        sitemap = ctx.url or ctx.source
+        sitemap = ctx.origin
         match = URL_RE.match
         number = 0
         try:

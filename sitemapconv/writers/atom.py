@@ -21,7 +21,9 @@ Dates (one rule each, RFC 3339 via :func:`sitemapconv.dates.format_rfc3339`):
 Each entry: ``id`` (the entry id when it is an absolute IRI, else the URL; both stable),
 ``title`` (or the URL), ``link rel="alternate" href=URL`` first, then one
 ``link rel="alternate" hreflang=".." href=".."`` per hreflang alternate (the alternate equal
-to the URL without hreflang is skipped), ``summary``, and Media RSS (:mod:`.media`).
+to the URL without hreflang is skipped), ``summary`` with ``type="html"`` (the model's
+summary is HTML; the title is plain text, written as ``type="text"``), and Media RSS
+(:mod:`.media`).
 (``en_US`` is repaired to ``en-US``.) Alternates without hreflang, with a duplicate or
 malformed hreflang, or with another ``rel``
 cannot be written without breaking RFC 4287's one-alternate-per-type+hreflang rule and are
@@ -63,13 +65,16 @@ def language_tag(value: str | None) -> str | None:
     return tag if tag and _LANGUAGE_TAG.fullmatch(tag) else None
 
 
-def entry_id(entry: Entry, spool: FeedSpool, losses: Losses) -> str:
-    """The formatted entry id: ``entry.id`` when it is an absolute IRI, else the URL."""
+def entry_id(entry: Entry, loc: str, spool: FeedSpool, losses: Losses) -> str:
+    """The formatted entry id: ``entry.id`` when it is an absolute IRI, else ``loc``.
+
+    ``loc`` is the entry's URL as formatted by :meth:`FeedSpool.loc`.
+    """
     if entry.id is not None and entry.id != entry.loc:
         if _IRI_SCHEME.match(entry.id):
             return spool.text(entry.id)
         losses.add("id (not an absolute IRI; the URL is used)")
-    return spool.url(entry.loc)
+    return loc
 
 
 def _alternates(entry: Entry, loc: str, spool: FeedSpool, losses: Losses) -> str:
@@ -79,7 +84,9 @@ def _alternates(entry: Entry, loc: str, spool: FeedSpool, losses: Losses) -> str
         if alt.rel != "alternate":
             losses.add("alternates (rel other than alternate)")
             continue
-        href = spool.url(alt.href)
+        href = spool.url(alt.href, "alternate link")
+        if href is None:
+            continue
         if alt.hreflang is None:
             if href != loc:
                 losses.add("alternates (without hreflang)")
@@ -98,13 +105,12 @@ def _alternates(entry: Entry, loc: str, spool: FeedSpool, losses: Losses) -> str
     return "".join(parts)
 
 
-def _entry(entry: Entry, spool: FeedSpool, losses: Losses, updated: When) -> str:
+def _entry(entry: Entry, loc: str, spool: FeedSpool, losses: Losses, updated: When) -> str:
     losses.check_sitemap_fields(entry)
-    loc = spool.url(entry.loc)
-    title = spool.text(entry.title) if entry.title is not None else spool.text(entry.loc)
+    title = spool.text(entry.title) if entry.title is not None else loc
     parts = [
         "  <entry>\n    <id>",
-        entry_id(entry, spool, losses),
+        entry_id(entry, loc, spool, losses),
         "</id>\n    <title>",
         title,
         "</title>\n    <updated>",
@@ -117,7 +123,8 @@ def _entry(entry: Entry, spool: FeedSpool, losses: Losses, updated: When) -> str
     if entry.alternates:
         parts.append(_alternates(entry, loc, spool, losses))
     if entry.summary is not None:
-        parts += ["    <summary>", spool.text(entry.summary), "</summary>\n"]
+        # The model's summary is HTML (Entry docstring): escaped HTML, RFC 4287 §3.1.1.2.
+        parts += ['    <summary type="html">', spool.text(entry.summary), "</summary>\n"]
     parts.append(media_xml(entry, spool, losses, "    "))
     parts.append("  </entry>\n")
     return "".join(parts)
@@ -145,14 +152,12 @@ def _head(head: FeedHead, spool: FeedSpool, updated: When) -> str:
         spool.text(head.author),
         "</name>\n  </author>\n",
     ]
-    if head.self_link is not None:
-        parts += [
-            '  <link rel="self" type="application/atom+xml" href="',
-            spool.url(head.self_link),
-            '"/>\n',
-        ]
-    if head.link is not None:
-        parts += ['  <link rel="alternate" href="', spool.url(head.link), '"/>\n']
+    self_link = spool.url(head.self_link, "self link") if head.self_link is not None else None
+    if self_link is not None:
+        parts += ['  <link rel="self" type="application/atom+xml" href="', self_link, '"/>\n']
+    link = spool.url(head.link, "feed link") if head.link is not None else None
+    if link is not None:
+        parts += ['  <link rel="alternate" href="', link, '"/>\n']
     return "".join(parts)
 
 
@@ -174,10 +179,14 @@ class AtomWriter(Writer):
         count = 0
         with FeedSpool(ctx) as spool:
             for entry in stream:
+                loc = spool.loc(entry.loc)
+                if loc is None:
+                    continue
                 updated = entry.lastmod or entry.published or now
                 newest.see(updated)
-                spool.write(_entry(entry, spool, losses, updated))
+                spool.write(_entry(entry, loc, spool, losses, updated))
                 count += 1
+            spool.finish(count, self.name)
             feed_updated = newest.value if newest.value is not None else now
             spool.emit(out, _head(head, spool, feed_updated), "</feed>\n")
         losses.report(ctx)

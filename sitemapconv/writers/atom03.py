@@ -8,7 +8,8 @@ description was given, and ``modified``.
 
 Each entry: ``title`` (or the URL), ``link rel="alternate" type="text/html" href=URL``, ``id``
 (as in Atom 1.0: the entry id when it is an absolute IRI, else the URL), ``modified``,
-``issued``, ``summary`` when known, and Media RSS for images and videos (0.3 allows
+``issued``, ``summary`` when known (escaped ``text/html``: the model's summary is HTML), and
+Media RSS for images and videos (0.3 allows
 foreign-namespace elements).
 
 Dates are W3C-DTF (:func:`format_w3c_utc`): an aware datetime is converted to UTC and written
@@ -52,18 +53,20 @@ def format_w3c_utc(when: When) -> str:
     return utc.isoformat(timespec=timespec) + "Z"
 
 
-def _entry(entry: Entry, spool: FeedSpool, losses: Losses, modified: When, issued: When) -> str:
+def _entry(
+    entry: Entry, loc: str, spool: FeedSpool, losses: Losses, modified: When, issued: When
+) -> str:
     losses.check_sitemap_fields(entry)
     if entry.alternates:
         losses.add("alternates")
-    title = spool.text(entry.title) if entry.title is not None else spool.text(entry.loc)
+    title = spool.text(entry.title) if entry.title is not None else loc
     parts = [
         "  <entry>\n    <title>",
         title,
         '</title>\n    <link rel="alternate" type="text/html" href="',
-        spool.url(entry.loc),
+        loc,
         '"/>\n    <id>',
-        entry_id(entry, spool, losses),
+        entry_id(entry, loc, spool, losses),
         "</id>\n    <modified>",
         format_w3c_utc(modified),
         "</modified>\n    <issued>",
@@ -71,7 +74,12 @@ def _entry(entry: Entry, spool: FeedSpool, losses: Losses, modified: When, issue
         "</issued>\n",
     ]
     if entry.summary is not None:
-        parts += ["    <summary>", spool.text(entry.summary), "</summary>\n"]
+        # The model's summary is HTML: Atom 0.3 says so with an escaped text/html content.
+        parts += [
+            '    <summary type="text/html" mode="escaped">',
+            spool.text(entry.summary),
+            "</summary>\n",
+        ]
     parts.append(media_xml(entry, spool, losses, "    "))
     parts.append("  </entry>\n")
     return "".join(parts)
@@ -88,8 +96,9 @@ def _head(head: FeedHead, spool: FeedSpool, modified: When, given_id: str | None
         spool.text(head.title),
         "</title>\n",
     ]
-    if head.link is not None:
-        parts += ['  <link rel="alternate" type="text/html" href="', spool.url(head.link), '"/>\n']
+    link = spool.url(head.link, "feed link") if head.link is not None else None
+    if link is not None:
+        parts += ['  <link rel="alternate" type="text/html" href="', link, '"/>\n']
     parts += ["  <author>\n    <name>", spool.text(head.author), "</name>\n  </author>\n"]
     if given_id is not None:
         parts += ["  <id>", spool.text(given_id), "</id>\n"]
@@ -116,11 +125,15 @@ class Atom03Writer(Writer):
         count = 0
         with FeedSpool(ctx) as spool:
             for entry in stream:
+                loc = spool.loc(entry.loc)
+                if loc is None:
+                    continue
                 modified = entry.lastmod or entry.published or now
                 issued = entry.published or entry.lastmod or now
                 newest.see(modified)
-                spool.write(_entry(entry, spool, losses, modified, issued))
+                spool.write(_entry(entry, loc, spool, losses, modified, issued))
                 count += 1
+            spool.finish(count, self.name)
             feed_modified = newest.value if newest.value is not None else now
             given_id = ctx.meta.id or ctx.options.feed_id
             spool.emit(out, _head(head, spool, feed_modified, given_id), "</feed>\n")

@@ -11,9 +11,10 @@ cell when absent). Extensions are flattened into fixed columns:
 - ``alternates``: ``hreflang=href`` for each ``rel="alternate"`` link, space-separated
   (``=href`` when a link has no hreflang). Other links (amphtml...) are not written.
 
-URLs inside those list columns are percent-encoded (RFC 3986, see
-:func:`sitemapconv.urls.encode_url`) so a space never occurs inside one and splitting on
-spaces is exact; ``loc`` itself is written as it is. Other extension fields (image captions,
+URLs inside those list columns are percent-encoded (RFC 3986, through the writers' one
+formatting path, :class:`~sitemapconv.writers.values.ValueFormatter`: an unparsable one is
+left out with a warning) so a space never occurs inside one and splitting on spaces is
+exact; ``loc`` itself is written as it is. Other extension fields (image captions,
 titles, geo_location and license; every video field but the one URL; the news language,
 access, genres, keywords and stock tickers; links with another ``rel``, ``media``; mobile) do
 not fit a flat row: one warning at the end of the run names those dropped; use ``jsonl``.
@@ -27,14 +28,19 @@ from __future__ import annotations
 
 import csv as _csv
 import io
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, BinaryIO, ClassVar
+from urllib.parse import urlsplit
 
 from ..model import Entry, Video
 from ..urls import encode_url
 from . import WriteContext, Writer
 from .losses import Losses
 from .tabular import CORE_COLUMNS, core_values, entry_row
+from .values import ValueFormatter
+
+#: Encodes one URL for a list cell, or gives None to leave it out: (url, what it is).
+UrlFormatter = Callable[[str, str], "str | None"]
 
 COLUMNS: tuple[str, ...] = (
     *CORE_COLUMNS,
@@ -90,27 +96,45 @@ def _record_losses(row: Mapping[str, Any], losses: Losses) -> None:
         losses.add("mobile")
 
 
-def row_cells(row: Mapping[str, Any], losses: Losses) -> list[Any]:
+def _quiet_url(value: str, what: str) -> str | None:
+    """Without a write context (Dask rows): an unparsable URL is left out silently."""
+    try:
+        if "[" in value:  # a broken IPv6 literal, as ValueFormatter.plain_url checks
+            urlsplit(value.strip())
+        return encode_url(value)
+    except ValueError:
+        return None
+
+
+def _urls(url: UrlFormatter, urls: Iterable[str | None], what: str) -> list[str]:
+    """The encoded URLs; one that cannot be parsed is left out (warned by ``url``)."""
+    found = (url(value, what) for value in urls if value)
+    return [value for value in found if value is not None]
+
+
+def row_cells(row: Mapping[str, Any], losses: Losses, url: UrlFormatter = _quiet_url) -> list[Any]:
     """The CSV cells (:data:`COLUMNS`) of one :func:`~sitemapconv.writers.tabular.entry_row`.
 
     Shared with ``sitemapconv --dask -t csv``, whose rows are the same objects plus ``site``
-    and ``error``, so both write the same cells.
+    and ``error``, so both write the same cells. ``url`` encodes a URL or gives None to leave
+    it out: the CSV writer passes :meth:`ValueFormatter.plain_url`, which warns.
     """
     images, videos, news = row["images"], row["videos"], row["news"]
     if not (images or videos or news is not None or row["alternates"] or row["mobile"]):
         return [*(row[name] for name in CORE_COLUMNS), *_NO_EXTENSIONS]
-    links = [
-        f"{link.get('hreflang') or ''}={encode_url(link['href'])}"
-        for link in row["alternates"]
-        if link.get("rel", "alternate") == "alternate"
-    ]
+    links = []
+    for link in row["alternates"]:
+        if link.get("rel", "alternate") == "alternate":
+            href = url(link["href"], "alternate link")
+            if href is not None:
+                links.append(f"{link.get('hreflang') or ''}={href}")
     _record_losses(row, losses)
     video_urls = [v.get("content_loc") or v.get("player_loc") for v in videos]
     return [
         *(row[name] for name in CORE_COLUMNS),
-        " ".join(encode_url(i["loc"]) for i in images),
+        " ".join(_urls(url, (i["loc"] for i in images), "image URL")),
         len(images),
-        " ".join(encode_url(v) for v in video_urls if v),
+        " ".join(_urls(url, video_urls, "video URL")),
         len(videos),
         None if news is None else news.get("title"),
         None if news is None else news.get("publication_name"),
@@ -131,10 +155,11 @@ class CsvWriter(Writer):
             writer = _csv.writer(text)
             writer.writerow(COLUMNS)
             losses = Losses(self.name, "use jsonl to keep them")
+            url = ValueFormatter(ctx).plain_url
             count = 0
             for entry in entries:
                 if entry.images or entry.videos or entry.news or entry.alternates or entry.mobile:
-                    writer.writerow(row_cells(entry_row(entry), losses))
+                    writer.writerow(row_cells(entry_row(entry), losses, url))
                 else:  # the common case, without building the row: the same cells
                     writer.writerow([*core_values(entry), *_NO_EXTENSIONS])
                 count += 1

@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from ..dates import format_w3c
+from ..htmltext import html_to_text
 from ..model import Alternate, Image, News, Video, VideoTvShow, When
 from .values import ValueFormatter
 
@@ -64,6 +65,12 @@ class ExtensionFormatter:
     def _el(self, out: list[str], indent: str, tag: str, text: str, attrs: str = "") -> None:
         out.append(f"{indent}<{tag}{attrs}>{text}</{tag}>\n")
 
+    def _url_el(self, out: list[str], indent: str, tag: str, url: str, attrs: str = "") -> None:
+        """An element holding a URL; left out (with the formatter's warning) when unparsable."""
+        text = self.v.url(url, tag)
+        if text is not None:
+            self._el(out, indent, tag, text, attrs)
+
     def _attr(self, name: str, value: str | None) -> str:
         return "" if value is None else f' {name}="{self.v.text(value)}"'
 
@@ -86,9 +93,12 @@ class ExtensionFormatter:
             if not img.loc or not img.loc.strip():
                 self.v.ctx.warn(f"dropped an image without image:loc in {loc!r}")
                 continue
+            image_loc = self.v.url(img.loc, "image URL")
+            if image_loc is None:
+                continue
             used = IMAGE
             out.append("    <image:image>\n")
-            self._el(out, "      ", "image:loc", self.v.url(img.loc))
+            self._el(out, "      ", "image:loc", image_loc)
             if img.caption is not None:
                 self._el(out, "      ", "image:caption", self.v.text(img.caption))
             if img.geo_location is not None:
@@ -96,7 +106,7 @@ class ExtensionFormatter:
             if img.title is not None:
                 self._el(out, "      ", "image:title", self.v.text(img.title))
             if img.license is not None:
-                self._el(out, "      ", "image:license", self.v.url(img.license))
+                self._url_el(out, "      ", "image:license", img.license)
             out.append("    </image:image>\n")
         return used
 
@@ -116,7 +126,8 @@ class ExtensionFormatter:
                 video = replace(
                     video,
                     title=video.title or title,
-                    description=video.description or summary,
+                    # The entry's summary is HTML; a video description is plain text.
+                    description=video.description or (html_to_text(summary) if summary else None),
                 )
             missing = [
                 name
@@ -132,6 +143,16 @@ class ExtensionFormatter:
             if missing:
                 self.v.ctx.warn(f"dropped a video in {loc!r}: it lacks {', '.join(missing)}")
                 continue
+            if any(
+                self.v.plain_url(url, f"video:{name}") is None
+                for name, url in (
+                    ("thumbnail_loc", video.thumbnail_loc),
+                    ("content_loc", video.content_loc),
+                    ("player_loc", video.player_loc),
+                )
+                if url
+            ):
+                continue  # a URL the video needs cannot be written: the warning says which
             used = VIDEO
             out.append("    <video:video>\n")
             self._video(video, loc, out)
@@ -162,17 +183,17 @@ class ExtensionFormatter:
     def _video(self, video: Video, loc: str, out: list[str]) -> None:
         v, ind = self.v, "      "
         assert video.thumbnail_loc and video.title and video.description
-        self._el(out, ind, "video:thumbnail_loc", v.url(video.thumbnail_loc))
+        self._url_el(out, ind, "video:thumbnail_loc", video.thumbnail_loc)
         title = self._limited(video.title, _MAX_TITLE, "video:title")
         self._el(out, ind, "video:title", v.text(title))
         description = self._limited(video.description, _MAX_DESCRIPTION, "video:description")
         self._el(out, ind, "video:description", v.text(description))
         if video.content_loc:
-            self._el(out, ind, "video:content_loc", v.url(video.content_loc))
+            self._url_el(out, ind, "video:content_loc", video.content_loc)
         if video.player_loc:
             embed = self._flag(video.player_allow_embed, "player_loc allow_embed", loc)
             attrs = self._attr("allow_embed", embed) + self._attr("autoplay", video.player_autoplay)
-            self._el(out, ind, "video:player_loc", v.url(video.player_loc), attrs)
+            self._url_el(out, ind, "video:player_loc", video.player_loc, attrs)
         if video.duration is not None:
             if 0 <= video.duration <= _MAX_DURATION:
                 self._el(out, ind, "video:duration", str(int(video.duration)))
@@ -186,7 +207,7 @@ class ExtensionFormatter:
                 self._el(out, ind, "video:rating", rating)
         for seg_loc, seg_duration in video.content_segment_locs:
             attrs = "" if seg_duration is None else f' duration="{int(seg_duration)}"'
-            self._el(out, ind, "video:content_segment_loc", v.url(seg_loc), attrs)
+            self._url_el(out, ind, "video:content_segment_loc", seg_loc, attrs)
         if video.view_count is not None and video.view_count >= 0:
             self._el(out, ind, "video:view_count", str(int(video.view_count)))
         if video.publication_date is not None:
@@ -209,7 +230,7 @@ class ExtensionFormatter:
                 self._el(out, ind, "video:restriction", v.text(video.restriction.strip()), attrs)
         if video.gallery_loc:
             attrs = self._attr("title", video.gallery_title)
-            self._el(out, ind, "video:gallery_loc", v.url(video.gallery_loc), attrs)
+            self._url_el(out, ind, "video:gallery_loc", video.gallery_loc, attrs)
         for price in video.prices:
             attrs = (
                 self._attr("currency", price.currency)
@@ -220,7 +241,8 @@ class ExtensionFormatter:
         if video.requires_subscription is not None:
             self._el(out, ind, "video:requires_subscription", _yes_no(video.requires_subscription))
         if video.uploader is not None:
-            info = "" if not video.uploader_info else f' info="{v.url(video.uploader_info)}"'
+            info_url = v.url(video.uploader_info, "uploader info") if video.uploader_info else None
+            info = "" if info_url is None else f' info="{info_url}"'
             self._el(out, ind, "video:uploader", v.text(video.uploader), info)
         if video.tvshow is not None:
             self._tvshow(video.tvshow, loc, out)
@@ -300,13 +322,16 @@ class ExtensionFormatter:
             if not link.href or not link.href.strip():
                 self.v.ctx.warn(f"dropped an xhtml:link without href in {loc!r}")
                 continue
+            href = self.v.url(link.href, "xhtml:link href")
+            if href is None:
+                continue
             used = XHTML
             attrs = (
                 self._attr("rel", link.rel or "alternate")
                 + self._attr("hreflang", link.hreflang)
                 + self._attr("media", link.media)
             )
-            out.append(f'    <xhtml:link{attrs} href="{self.v.url(link.href)}"/>\n')
+            out.append(f'    <xhtml:link{attrs} href="{href}"/>\n')
         return used
 
     @staticmethod

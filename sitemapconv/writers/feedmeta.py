@@ -92,14 +92,32 @@ def host_of(url: str) -> str | None:
     return (parts.netloc.rpartition("@")[2] or None) if parts is not None else None
 
 
+def _absolute(ctx: WriteContext, value: str | None, what: str) -> str | None:
+    """A link of the source feed, when it is absolute; a relative one is left out (warned).
+
+    A feed read from a file may carry relative links (kept as written by the readers);
+    written without their base they would point nowhere, so the next source of the value
+    (options, then the defaults) is used instead.
+    """
+    if value is None or site_of(value) is not None:
+        return value
+    ctx.warn_once(f"relative-{what}", f"left out the relative {what} {value!r} of the source feed")
+    return None
+
+
 def resolve_head(ctx: WriteContext, first: Entry | None) -> FeedHead:
     """Apply the precedence meta > options > defaults (see the module docstring)."""
     meta, opts = ctx.meta, ctx.options
     first_url = first.loc if first is not None else None
-    link = meta.link or opts.link or (site_of(first_url) if first_url else None)
+    first_url = first_url if first_url and site_of(first_url) is not None else None
+    link = (
+        _absolute(ctx, meta.link, "feed link")
+        or opts.link
+        or (site_of(first_url) if first_url else None)
+    )
     title = meta.title or opts.title or (host_of(first_url) if first_url else None) or DEFAULT_TITLE
     given_description = meta.description or opts.description
-    self_link = meta.self_link or opts.self_link
+    self_link = _absolute(ctx, meta.self_link, "self link") or opts.self_link
     return FeedHead(
         title=title,
         link=link,

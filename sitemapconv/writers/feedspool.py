@@ -9,9 +9,12 @@ with exactly the used namespaces in a fixed order, channel/feed head) is written
 output, the spool is copied after it, and the closing tags follow. The same trick lets the
 head carry values computed from all entries, such as the newest date.
 
-Strings are formatted directly (as in the sitemap writers): :meth:`FeedSpool.text` strips
-characters XML 1.0 forbids (warning once per run) and escapes all five entities;
-:meth:`FeedSpool.url` also percent-encodes per RFC 3986.
+Values go through the one formatting path of every writer,
+:class:`~sitemapconv.writers.values.ValueFormatter` (:attr:`FeedSpool.values`):
+:meth:`FeedSpool.text` strips characters XML 1.0 forbids (warning once per run) and escapes;
+:meth:`FeedSpool.loc` checks an entry's URL exactly as the sitemap writers do (an entry whose
+loc cannot be written is skipped with a warning); :meth:`FeedSpool.url` percent-encodes any
+other URL, or gives None after a warning so that the value is left out.
 """
 
 from __future__ import annotations
@@ -22,10 +25,9 @@ from collections.abc import Iterable
 from types import TracebackType
 from typing import BinaryIO
 
-from ..errors import WriteError
-from ..urls import encode_url
-from ..xmltext import escape, has_forbidden, strip_forbidden
+from ..xmltext import escape
 from . import WriteContext
+from .values import ValueFormatter
 
 #: Bytes of body kept in memory before the spool moves to a temporary file.
 SPOOL_MEMORY = 1 << 20
@@ -37,6 +39,7 @@ class FeedSpool:
 
     def __init__(self, ctx: WriteContext, *, max_memory: int = SPOOL_MEMORY) -> None:
         self.ctx = ctx
+        self.values = ValueFormatter(ctx)
         self.used: set[str] = set()
         # Closed by __exit__: the spool is only used as a context manager.
         self._file = tempfile.SpooledTemporaryFile(  # noqa: SIM115
@@ -56,28 +59,24 @@ class FeedSpool:
 
     def clean(self, value: str) -> str:
         """Remove characters XML 1.0 cannot carry, warning once per run when there were any."""
-        if has_forbidden(value):
-            self.ctx.warn_once(
-                "forbidden-chars",
-                "removed characters that XML 1.0 cannot carry (control characters, "
-                "lone surrogates, U+FFFE/U+FFFF)",
-            )
-            return strip_forbidden(value)
-        return value
+        return self.values.clean(value)
 
     def text(self, value: str) -> str:
         """Element text or attribute value: cleaned and XML-escaped."""
-        return escape(self.clean(value))
+        return self.values.text(value)
 
-    def url(self, value: str) -> str:
-        """A URL: cleaned, percent-encoded (RFC 3986, no double encoding), XML-escaped.
+    def loc(self, value: str) -> str | None:
+        """An entry's URL, XML-escaped; None (warned) when the entry must be skipped."""
+        loc = self.values.loc(value)
+        return None if loc is None else escape(loc)
 
-        A URL that cannot be encoded (a broken IPv6 literal...) is a :class:`WriteError`.
-        """
-        try:
-            return escape(encode_url(self.clean(value)))
-        except ValueError as exc:
-            raise WriteError(f"cannot write URL {value!r} ({exc})", source=self.ctx.dest) from None
+    def url(self, value: str, what: str = "URL") -> str | None:
+        """Any other URL: percent-encoded and XML-escaped; None (warned) to leave it out."""
+        return self.values.url(value, what)
+
+    def finish(self, written: int, format: str) -> None:
+        """Refuse an output from which every entry was dropped (before the head is written)."""
+        self.values.finish(written, format)
 
     def use(self, prefix: str) -> None:
         """Record that the body uses the namespace bound to ``prefix``."""

@@ -94,7 +94,9 @@ class IndexWriter(Writer):
         count = 0
         size = len(INDEX_OPEN) + len(INDEX_CLOSE)
         batch: list[str] = []
-        out.write(INDEX_OPEN)
+        # The start tag waits for the first entry written, so that an output from which
+        # every entry was dropped is refused with nothing written (ValueFormatter.finish).
+        opened = False
         for entry in entries:
             loc = values.loc(entry.loc)
             if loc is None:
@@ -107,7 +109,13 @@ class IndexWriter(Writer):
             if len(lost) < len(DROPPABLE):
                 lost.update(dropped_fields(entry))
             if len(batch) >= _BATCH:
+                if not opened:
+                    opened = True
+                    out.write(INDEX_OPEN)
                 size += self._flush(batch, out)
+        values.finish(count, self.name)
+        if not opened:
+            out.write(INDEX_OPEN)
         size += self._flush(batch, out)
         out.write(INDEX_CLOSE)
         if lost:

@@ -6,15 +6,15 @@ resolved author), then ``items``: the head comes from
 :mod:`sitemapconv.writers.feedmeta` like the RSS and Atom heads (meta > options > defaults).
 
 Each item: ``id`` (required: the entry id, else the URL), ``url``, ``title``,
-``content_text`` (required, with ``content_html``, to be one of the two: the summary, else
-empty), ``date_published`` and ``date_modified`` (RFC 3339, ``-00:00`` when the zone is
-unknown), ``image`` (the first image), ``attachments`` (further images, and videos by their
-content URL, else player URL; ``mime_type`` is required there and is guessed from the URL's
-extension, else ``image/*`` or ``video/*``), and the sitemap fields JSON Feed has no name
-for, ``changefreq`` and ``priority`` (and a date-only ``lastmod``, which RFC 3339 cannot
-write: ``date_modified`` has its midnight), in the ``_sitemapconv`` extension object, which
-:mod:`sitemapconv.readers.jsonfeed` reads back. News, alternates, mobile and the other image
-and video fields are dropped with one warning.
+``content_html`` (the summary, which is HTML in the model), else an empty ``content_text``
+(one of the two is required), ``date_published`` and ``date_modified`` (RFC 3339, ``-00:00``
+when the zone is unknown), ``image`` (the first image), ``attachments`` (further images, and
+videos by their content URL, else player URL; ``mime_type`` is required there and is guessed
+from the URL's extension, else ``image/*`` or ``video/*``), and the sitemap fields JSON Feed
+has no name for, ``changefreq`` and ``priority`` (and a date-only ``lastmod``, which RFC
+3339 cannot write: ``date_modified`` has its midnight), in the ``_sitemapconv`` extension
+object, which :mod:`sitemapconv.readers.jsonfeed` reads back. News, alternates, mobile and
+the other image and video fields are dropped with one warning.
 
 Items are written one per line as they arrive: the writer streams; the output is one JSON
 object, UTF-8.
@@ -33,6 +33,7 @@ from ..model import Entry
 from . import WriteContext, Writer
 from .feedmeta import peek, resolve_head
 from .losses import Losses
+from .values import ValueFormatter
 
 VERSION = "https://jsonfeed.org/version/1.1"
 EXTENSION = "_sitemapconv"
@@ -55,30 +56,39 @@ def _mime(url: str, kind: str) -> str:
     return f"{kind}/*"
 
 
-def _item(entry: Entry, losses: Losses) -> dict[str, Any]:
-    item: dict[str, Any] = {"id": entry.id or entry.loc, "url": entry.loc}
+def _item(entry: Entry, loc: str, values: ValueFormatter, losses: Losses) -> dict[str, Any]:
+    item: dict[str, Any] = {"id": entry.id or loc, "url": loc}
     if entry.title:
         item["title"] = entry.title
-    item["content_text"] = entry.summary or ""
+    if entry.summary:  # the model's summary is HTML
+        item["content_html"] = entry.summary
+    else:  # one of content_html and content_text is required
+        item["content_text"] = ""
     if entry.published is not None:
         item["date_published"] = format_rfc3339(entry.published)
     if entry.lastmod is not None:
         item["date_modified"] = format_rfc3339(entry.lastmod)
     attachments: list[dict[str, Any]] = []
-    for n, image in enumerate(entry.images):
-        if n == 0:
-            item["image"] = image.loc
+    for image in entry.images:
+        image_url = values.plain_url(image.loc, "image URL")
+        if image_url is None:
+            continue
+        if "image" not in item:
+            item["image"] = image_url
         else:
-            att: dict[str, Any] = {"url": image.loc, "mime_type": _mime(image.loc, "image")}
+            att: dict[str, Any] = {"url": image_url, "mime_type": _mime(image_url, "image")}
             if image.title:
                 att["title"] = image.title
             attachments.append(att)
         if image.caption or image.geo_location or image.license:
             losses.add("images: caption, geo_location, license")
     for video in entry.videos:
-        url = video.content_loc or video.player_loc
-        if not url:
+        raw = video.content_loc or video.player_loc
+        if not raw:
             losses.add("videos without a content or player URL")
+            continue
+        url = values.plain_url(raw, "video URL")
+        if url is None:
             continue
         att = {"url": url, "mime_type": _mime(url, "video")}
         if video.title:
@@ -87,7 +97,9 @@ def _item(entry: Entry, losses: Losses) -> dict[str, Any]:
             att["duration_in_seconds"] = video.duration
         attachments.append(att)
         if video.thumbnail_loc and "image" not in item:
-            item["image"] = video.thumbnail_loc
+            thumbnail = values.plain_url(video.thumbnail_loc, "thumbnail URL")
+            if thumbnail is not None:
+                item["image"] = thumbnail
     if attachments:
         item["attachments"] = attachments
     ext: dict[str, Any] = {}
@@ -127,13 +139,22 @@ class JsonFeedWriter(Writer):
             feed["language"] = head.language
         feed["authors"] = [{"name": head.author}]
         opening = _dump(feed)[:-1] + b', "items": ['
-        out.write(opening)
         losses = Losses("jsonfeed")
+        # The writers' one formatting path: an entry whose URL cannot be written is skipped
+        # (warned) as in every feed format; the head waits for the first item written, so
+        # an output from which every entry was dropped is refused with nothing written.
+        values = ValueFormatter(ctx)
         count = 0
         for entry in stream:
-            out.write(b"\n" if not count else b",\n")
-            out.write(_dump(_item(entry, losses)))
+            loc = values.loc(entry.loc)
+            if loc is None:
+                continue
+            out.write(opening + b"\n" if not count else b",\n")
+            out.write(_dump(_item(entry, loc, values, losses)))
             count += 1
+        values.finish(count, self.name)
+        if not count:
+            out.write(opening)
         out.write(b"\n]}\n")
         losses.report(ctx)
         return count

@@ -37,7 +37,10 @@ def _image(image: Image, spool: FeedSpool, losses: Losses, pad: str) -> str:
         losses.add("image.geo_location")
     if image.license is not None:
         losses.add("image.license")
-    start = f'{pad}<media:content url="{spool.url(image.loc)}" medium="image"'
+    url = spool.url(image.loc, "image URL")
+    if url is None:
+        return ""
+    start = f'{pad}<media:content url="{url}" medium="image"'
     inner = []
     if image.title is not None:
         inner.append(f"{pad}  <media:title>{spool.text(image.title)}</media:title>\n")
@@ -57,15 +60,20 @@ def _video(video: Video, spool: FeedSpool, losses: Losses, pad: str) -> str:
     if url is None:
         losses.add("video (without content_loc or player_loc)")
         return ""
+    content = spool.url(url, "video URL")
+    if content is None:
+        return ""
     inner = f"{pad}  "
-    parts = [f'{pad}<media:group>\n{inner}<media:content url="{spool.url(url)}" medium="video"']
+    parts = [f'{pad}<media:group>\n{inner}<media:content url="{content}" medium="video"']
     if video.duration is not None:
         parts.append(f' duration="{video.duration}"')
     parts.append("/>\n")
-    if video.player_loc is not None:
-        parts.append(f'{inner}<media:player url="{spool.url(video.player_loc)}"/>\n')
-    if video.thumbnail_loc is not None:
-        parts.append(f'{inner}<media:thumbnail url="{spool.url(video.thumbnail_loc)}"/>\n')
+    player = spool.url(video.player_loc, "player URL") if video.player_loc is not None else None
+    if player is not None:
+        parts.append(f'{inner}<media:player url="{player}"/>\n')
+    thumb = spool.url(video.thumbnail_loc, "thumbnail URL") if video.thumbnail_loc else None
+    if thumb is not None:
+        parts.append(f'{inner}<media:thumbnail url="{thumb}"/>\n')
     if video.title is not None:
         parts.append(f"{inner}<media:title>{spool.text(video.title)}</media:title>\n")
     if video.description is not None:

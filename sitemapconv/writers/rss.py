@@ -9,7 +9,7 @@ Each item:
 
 - ``title``: the entry title, else the URL;
 - ``link``: the URL;
-- ``description``: the summary, when there is one;
+- ``description``: the summary (HTML, escaped as RSS 2.0 wants it), when there is one;
 - ``guid``: the URL with ``isPermaLink="true"``, unless the entry has an ``id`` that differs
   from the URL, which is then written with ``isPermaLink="false"``;
 - ``pubDate`` (RFC 822): ``lastmod``, else ``published``; omitted when the entry has neither
@@ -43,12 +43,14 @@ ATOM_NS = "http://www.w3.org/2005/Atom"
 NAMESPACES = (("atom", ATOM_NS), ("media", "http://search.yahoo.com/mrss/"))
 
 
-def _item(entry: Entry, spool: FeedSpool, losses: Losses) -> str:
+def _item(entry: Entry, spool: FeedSpool, losses: Losses) -> str | None:
+    loc = spool.loc(entry.loc)
+    if loc is None:
+        return None
     losses.check_sitemap_fields(entry)
     if entry.alternates:
         losses.add("alternates")
-    loc = spool.url(entry.loc)
-    title = spool.text(entry.title) if entry.title is not None else spool.text(entry.loc)
+    title = spool.text(entry.title) if entry.title is not None else loc
     parts = ["    <item>\n      <title>", title, "</title>\n      <link>", loc, "</link>\n"]
     if entry.summary is not None:
         parts += ["      <description>", spool.text(entry.summary), "</description>\n"]
@@ -74,7 +76,7 @@ def _head(head: FeedHead, spool: FeedSpool) -> str:
         ">\n  <channel>\n    <title>",
         spool.text(head.title),
         "</title>\n    <link>",
-        spool.url(head.link or head.self_link or ""),
+        spool.url(head.link or head.self_link or "", "channel link") or "",
         "</link>\n    <description>",
         spool.text(head.description),
         "</description>\n",
@@ -83,12 +85,9 @@ def _head(head: FeedHead, spool: FeedSpool) -> str:
         parts += ["    <language>", spool.text(head.language), "</language>\n"]
     if head.updated is not None:
         parts += ["    <lastBuildDate>", format_rfc822(head.updated), "</lastBuildDate>\n"]
-    if head.self_link is not None:
-        parts += [
-            '    <atom:link href="',
-            spool.url(head.self_link),
-            '" rel="self" type="application/rss+xml"/>\n',
-        ]
+    self_link = spool.url(head.self_link, "self link") if head.self_link is not None else None
+    if self_link is not None:
+        parts += ['    <atom:link href="', self_link, '" rel="self" type="application/rss+xml"/>\n']
     return "".join(parts)
 
 
@@ -109,8 +108,11 @@ class RssWriter(Writer):
         count = 0
         with FeedSpool(ctx) as spool:
             for entry in stream:
-                spool.write(_item(entry, spool, losses))
-                count += 1
+                item = _item(entry, spool, losses)
+                if item is not None:
+                    spool.write(item)
+                    count += 1
+            spool.finish(count, self.name)
             if head.self_link is not None:
                 spool.use("atom")
             spool.emit(out, _head(head, spool), "  </channel>\n</rss>\n")

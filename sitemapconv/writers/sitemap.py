@@ -200,6 +200,7 @@ class SitemapWriter(Writer):
                         body.add_many("".join(batch).encode(), len(batch))
                         batch.clear()
             body.add_many("".join(batch).encode(), len(batch))
+            fmt.v.finish(body.count, self.name)
             if body.count == 0:
                 ctx.warn("no URLs to write: the urlset is empty (the XSD wants at least one)")
             head = urlset_open(fmt.used)

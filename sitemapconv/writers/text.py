@@ -48,6 +48,7 @@ class TextWriter(Writer):
                 lost.update(dropped_fields(entry))
             if len(batch) >= _BATCH:
                 size += self._flush(batch, out)
+        values.finish(count, self.name)
         size += self._flush(batch, out)
         if lost:
             ctx.warn_once(
@@ -57,7 +58,7 @@ class TextWriter(Writer):
         if count == 0:
             ctx.warn("no URLs to write: the text file is empty")
         message = over_limits_message(
-            count, size, max_urls, max_bytes, hint="split the list, or write xml with split=True"
+            count, size, max_urls, max_bytes, hint="split the list, or write XML in parts"
         )
         if message is not None:
             ctx.warn(message)

@@ -203,8 +203,9 @@ def test_text_constructs() -> None:
         "</div></summary></entry>"
     )
     [entry] = read_all(data, "atom").entries
-    assert entry.title == "A &lt;b&gt; &amp;"
-    assert entry.summary == "One two"
+    # Issue #16: the title is plain text (the HTML's text), the summary keeps its HTML.
+    assert entry.title == "A <b> &"
+    assert entry.summary == "<p>One <b>two</b></p>"
 
 
 def test_enclosure_links_with_media_types_become_images_and_videos() -> None:
@@ -261,7 +262,7 @@ def test_sample_feed_atom() -> None:
     assert [x.id for x in e] == [f"tag:blog.example.org,2024:{i}" for i in range(1, 6)]
     assert [x.title for x in e] == [
         "Streaming XML in Python",
-        "Dates &lt;are&gt; hard",
+        "Dates <are> hard",  # type="html": the title is its text (issue #16)
         "Talk recording",
         "Release notes 2.0",
         "Hello world",

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 import sitemapconv
+from sitemapconv.errors import FormatError
 from sitemapconv.model import Entry
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "sitemaps"
@@ -33,7 +34,7 @@ def test_index_basic_field_by_field_and_golden() -> None:
     entries, messages, fmt = read_all(DATA / "index-basic.xml")
     assert fmt == "index"
     assert messages == []
-    sitemap = (DATA / "index-basic.xml").as_uri()
+    sitemap = str(DATA / "index-basic.xml")
     assert entries == [
         Entry(
             "http://www.example.com/sitemap1.xml.gz",
@@ -89,7 +90,7 @@ def test_sample_index_field_by_field() -> None:
         ("https://www.example.com/sitemap-products.xml.gz", dt.date(2024, 4, 30)),
         ("https://www.example.com/sitemap-news.xml", None),
     ]
-    assert {e.sitemap for e in entries} == {(SAMPLES / "sitemap-index.xml").as_uri()}
+    assert {e.sitemap for e in entries} == {str(SAMPLES / "sitemap-index.xml")}
 
 
 def test_index_tolerance_bom_whitespace_no_namespace_any_order() -> None:
@@ -146,7 +147,7 @@ def test_truncated_index_keeps_complete_children() -> None:
     assert any("dropped" in m for m in messages)
 
 
-def test_index_reader_forced_on_urlset_reads_nothing_with_warning() -> None:
-    entries, messages, _ = read_all(DATA / "urlset-basic.xml", format="index")
-    assert entries == []
-    assert any("<urlset>, not <sitemapindex>" in m for m in messages)
+def test_index_reader_forced_on_urlset_is_refused() -> None:
+    # Issue #16: a forced format fails the same way for every format.
+    with pytest.raises(FormatError, match=r"not an index document \(root element <urlset>\)"):
+        read_all(DATA / "urlset-basic.xml", format="index")

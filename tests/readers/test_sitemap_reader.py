@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 import sitemapconv
-from sitemapconv.errors import LimitError, ParseError, SitemapError
+from sitemapconv.errors import FormatError, LimitError, ParseError, SitemapError
 from sitemapconv.model import Alternate, Entry, Image, News, VideoId, VideoPrice
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "sitemaps"
@@ -66,7 +66,7 @@ def test_urlset_basic_field_by_field_and_golden() -> None:
     # gopher's golden file fills in changefreq=always and priority=0.5; we never invent them.
     assert [e.changefreq for e in entries] == [None, None, "monthly", "monthly"]
     assert [e.priority for e in entries] == [None, None, None, 0.9]
-    assert {e.sitemap for e in entries} == {(DATA / "urlset-basic.xml").as_uri()}
+    assert {e.sitemap for e in entries} == {str(DATA / "urlset-basic.xml")}
 
     golden = (DATA / "urlset-basic.golden.txt").read_text().split()
     golden_locs = [line for line in golden if line.startswith("http")]
@@ -192,7 +192,7 @@ def test_children_in_any_order_and_case() -> None:
         dt.datetime(2024, 1, 2, 3, 4, 5, tzinfo=UTC),
         "weekly",
         0.4,
-        sitemap="<bytes>",
+        sitemap=None,
     )
     assert messages == []
 
@@ -304,7 +304,7 @@ def test_bad_values_never_stop_reading() -> None:
 
 def test_sitemap_field_is_document_location() -> None:
     entries, _, _ = read_all(urlset("<url><loc>https://e.com/</loc></url>"))
-    assert entries[0].sitemap == "<bytes>"
+    assert entries[0].sitemap is None  # bytes have no name of their own
     entries, _, _ = read_all(
         urlset("<url><loc>https://e.com/</loc></url>"), base_url="https://e.com/sitemap.xml"
     )
@@ -549,14 +549,14 @@ def test_not_xml_forced_as_xml_is_parse_error() -> None:
         read_all(b"", format="xml")
 
 
-def test_forced_reader_on_index_warns_about_root() -> None:
-    entries, messages, _ = read_all(
-        f'<sitemapindex xmlns="{NS}"><sitemap><loc>https://e.com/s.xml</loc></sitemap>'
-        "</sitemapindex>".encode(),
-        format="xml",
-    )
-    assert entries == []
-    assert has(messages, "<sitemapindex>", "not <urlset>")
+def test_forced_reader_on_index_is_refused() -> None:
+    # Issue #16: -f xml on an index fails like -f rss on a sitemap, not an empty success.
+    with pytest.raises(FormatError, match=r"not an xml document \(root element <sitemapindex>\)"):
+        read_all(
+            f'<sitemapindex xmlns="{NS}"><sitemap><loc>https://e.com/s.xml</loc></sitemap>'
+            "</sitemapindex>".encode(),
+            format="xml",
+        )
 
 
 # --- streaming and memory --------------------------------------------------------------------

@@ -27,8 +27,8 @@ def test_text_list() -> None:
     entries, messages, fmt = read_all(DATA / "text-list.txt")
     assert fmt == "txt"
     assert entries == [
-        Entry("http://www.domain.com/page1.html", sitemap=(DATA / "text-list.txt").as_uri()),
-        Entry("http://www.domain.com/page2.html", sitemap=(DATA / "text-list.txt").as_uri()),
+        Entry("http://www.domain.com/page1.html", sitemap=str(DATA / "text-list.txt")),
+        Entry("http://www.domain.com/page2.html", sitemap=str(DATA / "text-list.txt")),
     ]
     assert messages == []
 
@@ -76,7 +76,7 @@ def test_sample_urls_field_by_field() -> None:
             None,
             None,
         )
-        assert entry.sitemap == (SAMPLES / "urls.txt").as_uri()
+        assert entry.sitemap == str(SAMPLES / "urls.txt")
 
 
 @pytest.mark.parametrize("newline", [b"\n", b"\r\n", b"\r"])

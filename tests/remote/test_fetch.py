@@ -122,7 +122,8 @@ def test_redirect_chain_is_followed(server: HTTPServer) -> None:
     with sitemapconv.read(server.url_for("/a")) as doc:
         entries = list(doc)
     assert [e.loc for e in entries] == PAGES
-    assert entries[0].sitemap == server.url_for("/final.xml")
+    # entry.sitemap is the source as the user gave it (issue #16), not where it redirected.
+    assert entries[0].sitemap == server.url_for("/a")
     assert paths_requested(server) == ["/a", "/b", "/c", "/final.xml"]
 
 

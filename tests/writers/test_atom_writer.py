@@ -312,8 +312,13 @@ def test_feed_language_is_a_valid_tag_or_left_out() -> None:
     _valid(data)
 
 
-def test_a_url_that_cannot_be_encoded_is_a_sitemap_error() -> None:
-    with pytest.raises(sitemapconv.SitemapError, match=r"<stream>: cannot write URL"):
+def test_a_url_that_cannot_be_encoded_skips_its_entry_and_all_skipped_is_an_error() -> None:
+    # Issue #16: the same treatment as in -t xml (warn, skip), never an aborted run...
+    data, warnings = render("atom", [Entry("https://[broken/ü"), Entry("https://e.com/ok")])
+    assert b"https://e.com/ok" in data and b"broken" not in data
+    assert any("not a valid URL" in w for w in warnings)
+    # ...and an output from which every entry was dropped is refused with the reason.
+    with pytest.raises(sitemapconv.SitemapError, match=r"<stream>: nothing to write.*valid URL"):
         render("atom", [Entry("https://[broken/ü")])
 
 
