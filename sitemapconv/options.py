@@ -53,6 +53,9 @@ class ReadOptions:
     headers: Mapping[str, str] = field(default_factory=dict)
     #: Base URL used to resolve relative URLs and as the document's location.
     base_url: str | None = None
+    #: Raise :class:`~sitemapconv.errors.PartialError` at the end of the entries when a
+    #: followed child failed (``Document.failures``), instead of only warning.
+    strict: bool = False
     # HTTP cache (see sitemapconv.cache)
     #: A directory (or an :class:`~sitemapconv.cache.HttpCache`) keeping fetched sitemaps.
     cache: str | os.PathLike[str] | HttpCache | None = None
