@@ -12,10 +12,12 @@ from .detect import detect
 from .diff import Change, Comparison, DiffStats, diff
 from .discover import Found, discover
 from .errors import (
+    DocumentConsumedError,
     FetchError,
     FormatError,
     LimitError,
     ParseError,
+    PartialError,
     SitemapError,
     SitemapWarning,
     WriteError,
@@ -51,6 +53,7 @@ __all__ = [
     "Comparison",
     "DiffStats",
     "Document",
+    "DocumentConsumedError",
     "Entry",
     "FeedMeta",
     "FetchError",
@@ -64,6 +67,7 @@ __all__ = [
     "LimitError",
     "News",
     "ParseError",
+    "PartialError",
     "Problem",
     "ReadOptions",
     "Report",

@@ -6,6 +6,7 @@ Everything the CLI does goes through these, so the CLI holds no logic of its own
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Iterable, Iterator
 from dataclasses import fields
 from typing import Any
@@ -73,11 +74,30 @@ def read(
     ``follow=True`` to read the page entries of every child of a sitemap index.
     """
     opts = build_options(ReadOptions, options, kwargs)
-    if opts.follow:
-        from .follow import read_followed
+    try:
+        if opts.follow:
+            from .follow import read_followed
 
-        return read_followed(source, format, opts)
-    return open_document(source, format, opts)
+            doc: Document = read_followed(source, format, opts)
+        else:
+            doc = open_document(source, format, opts)
+    except SitemapError:
+        raise
+    except (ValueError, UnicodeError) as exc:  # a URL or header the HTTP layer cannot use
+        raise SitemapError(f"cannot read ({exc})", source=_source_name(source)) from None
+    except Exception as exc:
+        httpx = sys.modules.get("httpx")  # loaded only when a URL was opened
+        if httpx is not None and isinstance(exc, httpx.InvalidURL):
+            raise SitemapError(f"not a valid URL ({exc})", source=_source_name(source)) from None
+        raise
+    doc.strict = opts.strict
+    return doc
+
+
+def _source_name(source: Source) -> str:
+    if isinstance(source, (str, os.PathLike)):
+        return repr(os.fspath(source)) if "\x00" in os.fspath(source) else os.fspath(source)
+    return "<source>"
 
 
 def write(
@@ -92,10 +112,11 @@ def write(
     """Write entries to ``dest`` (a path, ``"-"`` or a binary file); return the count.
 
     The format comes from ``format``, else from the destination's file extension. A path is
-    written atomically. Keyword arguments are :class:`~sitemapconv.options.WriteOptions`
-    fields (``gzip=True``, ``title=...``). With ``split=True`` and a path, ``xml`` output over
-    the protocol's limits becomes numbered parts plus an index at ``dest`` (see
-    :mod:`sitemapconv.split`; needs ``base_url``).
+    written atomically (through a symlink, its target is; a device, FIFO or socket is written
+    in place; see :mod:`sitemapconv.destination`). Keyword arguments are
+    :class:`~sitemapconv.options.WriteOptions` fields (``gzip=True``, ``title=...``). With
+    ``split=True`` and a path, ``xml`` output over the protocol's limits becomes numbered
+    parts plus an index at ``dest`` (see :mod:`sitemapconv.split`; needs ``base_url``).
     """
     opts = build_options(WriteOptions, options, kwargs)
     name = dest_name(dest)
@@ -111,9 +132,10 @@ def write(
     ctx = WriteContext(dest=name, options=opts, meta=meta)
     if opts.split and fmt == "xml" and isinstance(dest, (str, os.PathLike)) and name != "<stdout>":
         # Parts need a directory to go in; a stream gets one sitemap (warned when too big).
-        from .split import write_split
+        from .split import can_split, write_split
 
-        return write_split(entries, os.fspath(dest), ctx)
+        if can_split(os.fspath(dest)):
+            return write_split(entries, os.fspath(dest), ctx)
     with open_dest(dest, gzip_output=gzip_output) as out:
         return writer.write(entries, out, ctx)
 

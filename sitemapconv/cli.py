@@ -2,29 +2,35 @@
 
 A thin layer over the library: every option maps onto a ReadOptions/WriteOptions field,
 a filter, or a library function (validate, notify, dask); option values are turned into
-library options by :mod:`sitemapconv.cliargs`. Exit codes: 0 success, 1 the input could not
-be read or converted (one line on stderr, no traceback), 2 usage error.
+library options by :mod:`sitemapconv.cliargs`. Exit codes (:mod:`sitemapconv.outcome`):
+0 complete, 1 failed with nothing written or replaced (one line on stderr, no traceback),
+2 usage error, 3 partial (some inputs or followed children failed; the rest is written),
+128+N stopped by signal N (SIGINT, SIGTERM, SIGHUP) with temporary files removed.
 """
 
 from __future__ import annotations
 
-import itertools
+import shutil
 import sys
-from collections.abc import Iterator
-from typing import Annotated, Any
+import tempfile
+from collections.abc import Callable, Iterable, Iterator
+from typing import Annotated, Any, BinaryIO, cast
 
 import typer
 
-from . import api, cliargs
+from . import api, cliargs, termination
 from .diff_command import changed_urls, diff_format, write_comparison
 from .errors import SitemapError
 from .filters import FilterOptions, Pipeline
 from .model import Document, Entry, FeedMeta
 from .notify import DEFAULT_ENDPOINT, NotifyUsageError
 from .notify_command import NotifyRequest, UsageError, run_notify
+from .outcome import EXIT_PARTIAL, Run
 from .progress import Progress, summary_line
 from .registry import UnknownFormat
 from .robots import SitemapUrlError
+from .sink import open_dest
+from .writers.spool import SPOOL_MEMORY
 
 app = typer.Typer(
     add_completion=False,
@@ -53,6 +59,10 @@ EPILOG = """Examples:
 
   sitemapconv https://example.com/sitemap_index.xml --follow --cache ~/.cache/sitemaps \\
       --diff yesterday.xml -t jsonl -o changes.jsonl
+
+Exit codes: 0 complete; 1 failed, nothing written or replaced; 2 usage error;
+3 partial: some inputs or followed child sitemaps failed, the rest was written
+(--strict makes that a failure); 128+N stopped by signal N, old output intact.
 """
 
 INPUT = "Input"
@@ -81,12 +91,6 @@ class _Say:
     @staticmethod
     def error(message: str) -> None:
         print(f"sitemapconv: error: {message}", file=sys.stderr)
-
-
-def _merged(docs: Iterator[Document]) -> Iterator[Entry]:
-    for doc in docs:
-        with doc:
-            yield from doc
 
 
 @app.command(epilog=EPILOG)
@@ -129,6 +133,11 @@ def convert(
     quiet: Annotated[bool, typer.Option("-q", "--quiet", help="Print nothing but errors.")] = False,
     verbose: Annotated[
         bool, typer.Option("-v", "--verbose", help="End with a one-line summary on stderr.")
+    ] = False,
+    strict: Annotated[
+        bool,
+        typer.Option("--strict", help="Fail (exit 1, write and replace nothing) when any input "
+                     "or followed child sitemap fails, instead of writing the rest (exit 3)."),
     ] = False,
     list_formats: Annotated[
         bool,
@@ -277,7 +286,7 @@ def convert(
     ] = 52_428_800,
     part_name: Annotated[
         str | None,
-        typer.Option(metavar="STEM", rich_help_panel=SITEMAP_OUT,
+        typer.Option(metavar="STEM", rich_help_panel=SITEMAP_OUT, parser=cliargs.part_name_value,
                      help="Name split parts STEM-1.xml... (default: the -o file's stem)."),
     ] = None,
     date_only: Annotated[
@@ -439,6 +448,7 @@ def convert(
         pings=ping or (),
         dry_run=dry_run,
         read_options=remote,
+        strict=strict,
     )
     if (notify.wanted or sitemap_url is not None or dry_run) and diff is None:
         _notify(notify, say, converting=output != "-" or to is not None or gzip)
@@ -466,11 +476,18 @@ def convert(
     if use_dask or scheduler is not None:
         from .cli_dask import run_cli_job
 
-        code = run_cli_job(
-            inputs, scheduler=scheduler or "local", to=to, output=output, follow=follow,
-            discover=discover, read_options={**remote, "on_warning": say.warning},
-            warn=say.warning, error=say.error,
-        )  # fmt: skip
+        try:
+            with termination.terminating_signals():
+                code = run_cli_job(
+                    inputs, scheduler=scheduler or "local", to=to, output=output,
+                    follow=follow, discover=discover,
+                    read_options={**remote, "on_warning": say.warning},
+                    warn=say.warning, error=say.error,
+                )  # fmt: skip
+        except termination.Terminated as exc:
+            termination.remove_pending()
+            say.error(f"stopped by {exc}; the output was not replaced")
+            raise typer.Exit(exc.exit_code) from None
         raise typer.Exit(code)
     try:
         fmt = cliargs.output_format(to, output) if diff is None else diff_format(to, output)
@@ -499,17 +516,20 @@ def convert(
         _diff(inputs, diff, diff_fields, from_, fmt, output, pipeline.options, say, notify,
               remote, write_options)  # fmt: skip
     progress = Progress.for_terminal(quiet=quiet, output_to_stdout=output == "-")
+    outcome = Run(several=len(inputs) > 1 or discover, strict=strict, on_failure=say.warning)
     try:
-        with progress:
-            docs = _open_inputs(inputs, from_, discover, say, base_url, remote)
-            first = next(docs)
-            meta: FeedMeta = first.prime()
-            entries = _merged(itertools.chain([first], docs))
+        with termination.terminating_signals(), progress:
+            docs = outcome.documents(_open_inputs(inputs, from_, discover, say, base_url, remote))
+            meta, docs = outcome.prime(docs)
+            entries = outcome.entries(docs)
             if progress.display or verbose:  # counting costs a generator layer per entry
                 entries = progress.track(entries)
             if pipeline.options.active or verbose:
                 entries = pipeline(entries)
-            written = api.write(entries, output, fmt, meta=meta, **write_options)
+            if strict and output == "-":
+                written = _write_held(entries, fmt, meta, write_options)
+            else:
+                written = api.write(entries, output, fmt, meta=meta, **write_options)
         if verbose and not quiet:
             line = summary_line(
                 pipeline.stats, written=written, warnings=say.warnings, progress=progress
@@ -522,10 +542,36 @@ def convert(
         say.error(str(exc))
         raise typer.Exit(1) from None
     except KeyboardInterrupt:
+        termination.remove_pending()
         say.error("interrupted")
         raise typer.Exit(130) from None
+    except termination.Terminated as exc:
+        termination.remove_pending()
+        say.error(f"stopped by {exc}; the output was not replaced")
+        raise typer.Exit(exc.exit_code) from None
     except BrokenPipeError:
         raise typer.Exit(0) from None
+    if outcome.exit_code:
+        # Always shown, even under --quiet: a cron job must see that the result is partial.
+        print(
+            f"sitemapconv: partial: {outcome.describe_failures()}; wrote {written:,} entries "
+            f"from the rest (exit {outcome.exit_code}; --strict makes this an error)",
+            file=sys.stderr,
+        )
+    raise typer.Exit(outcome.exit_code)
+
+
+def _write_held(
+    entries: Iterable[Entry], fmt: str, meta: FeedMeta, write_options: dict[str, Any]
+) -> int:
+    """Write to stdout only once everything was read (``--strict``): a run that fails at
+    the end must not have streamed half a document into a pipe."""
+    with tempfile.SpooledTemporaryFile(max_size=SPOOL_MEMORY) as held:
+        count = api.write(entries, cast(BinaryIO, held), fmt, meta=meta, **write_options)
+        held.seek(0)
+        with open_dest("-") as out:
+            shutil.copyfileobj(held, out, 1024 * 1024)
+    return count
 
 
 def _open_inputs(
@@ -535,17 +581,21 @@ def _open_inputs(
     say: _Say,
     base_url: str | None,
     remote: dict[str, Any],
-) -> Iterator[Document]:
-    """The documents of the INPUTs, opened one after another as the merge reaches them."""
+) -> Iterator[tuple[str, Callable[[], Iterable[Document]]]]:
+    """The INPUTs as groups of documents, each opened when the merge reaches it."""
     if discover:
         from .discover import read_discovered
         from .options import ReadOptions
 
         opts = ReadOptions(on_warning=say.warning, base_url=base_url, **remote)
-        return read_discovered(inputs, from_, opts)
-    return (
-        api.read(src, from_, on_warning=say.warning, base_url=base_url, **remote) for src in inputs
-    )
+        yield "discovery", lambda: read_discovered(inputs, from_, opts)
+        return
+
+    def opener(src: str) -> Callable[[], Iterable[Document]]:
+        return lambda: [api.read(src, from_, on_warning=say.warning, base_url=base_url, **remote)]
+
+    for src in inputs:
+        yield src, opener(src)
 
 
 def _diff(
@@ -577,7 +627,7 @@ def _diff(
         _notify(notify, say, converting=output != "-")
     progress = Progress.for_terminal(quiet=say.quiet, output_to_stdout=output == "-")
     try:
-        with progress:
+        with termination.terminating_signals(), progress:
             comparison = diff(
                 old, inputs[0], fields=names, filters=filters, new_format=from_,
                 on_warning=say.warning, **remote,
@@ -590,8 +640,13 @@ def _diff(
         say.error(str(exc))
         raise typer.Exit(1) from None
     except KeyboardInterrupt:
+        termination.remove_pending()
         say.error("interrupted")
         raise typer.Exit(130) from None
+    except termination.Terminated as exc:
+        termination.remove_pending()
+        say.error(f"stopped by {exc}; the output was not replaced")
+        raise typer.Exit(exc.exit_code) from None
     except BrokenPipeError:
         raise typer.Exit(0) from None
     if not say.quiet:
@@ -611,7 +666,14 @@ def _notify(req: NotifyRequest, say: _Say, *, converting: bool) -> None:
             "drop -o/-t/--gzip, or run the conversion as its own command"
         )
     try:
-        code = run_notify(req, out=print if not say.quiet else lambda _: None, warn=say.warning)
+        with termination.terminating_signals():
+            code = run_notify(req, out=print if not say.quiet else lambda _: None, warn=say.warning)
+        if code == EXIT_PARTIAL:  # shown even under --quiet
+            print(
+                "sitemapconv: partial: some inputs could not be read; the URLs of the rest "
+                f"were submitted (exit {EXIT_PARTIAL}; --strict makes this an error)",
+                file=sys.stderr,
+            )
     except (NotifyUsageError, SitemapUrlError, UsageError, UnknownFormat) as exc:
         say.error(str(exc))
         raise typer.Exit(2) from None
@@ -621,6 +683,9 @@ def _notify(req: NotifyRequest, say: _Say, *, converting: bool) -> None:
     except KeyboardInterrupt:
         say.error("interrupted")
         raise typer.Exit(130) from None
+    except termination.Terminated as exc:
+        say.error(f"stopped by {exc}")
+        raise typer.Exit(exc.exit_code) from None
     raise typer.Exit(code)
 
 

@@ -7,6 +7,7 @@ value the user must fix (exit code 2) and returns plain library objects.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Sequence
 from typing import Any
@@ -89,6 +90,11 @@ def remote_options(
     ``follow`` and ``fetch`` are imported only when their options are used: a plain local
     conversion should not pay for them at start-up.
     """
+    if not math.isfinite(timeout):
+        raise typer.BadParameter(
+            f"{timeout} is not a number of seconds (give a finite value such as 30)",
+            param_hint="--timeout",
+        )
     sitemap_filter = None
     if include:
         from .follow import include_filter
@@ -107,6 +113,13 @@ def remote_options(
             parsed_headers = dict(parse_header(h) for h in headers)
         except ValueError as exc:
             raise typer.BadParameter(str(exc), param_hint="-H/--header") from None
+        for name, value in parsed_headers.items():
+            if not (name + value).isascii():
+                # HTTP/1.1 header fields are ASCII (RFC 9110 §5.5); httpx refuses the rest.
+                raise typer.BadParameter(
+                    f"{name}: the header must be ASCII (percent-encode other characters)",
+                    param_hint="-H/--header",
+                )
     options: dict[str, Any] = {
         "follow": follow,
         "sitemap_filter": sitemap_filter,
@@ -140,6 +153,17 @@ def output_format(to: str | None, output: str) -> str:
             "or -o FILE with a known extension (.xml, .rss, .atom, .txt...)"
         )
     return found
+
+
+def part_name_value(value: str | None) -> str | None:
+    """``--part-name`` is a file name stem: parts never leave the output's folder."""
+    from .errors import WriteError
+    from .split import check_part_name
+
+    try:
+        return check_part_name(value)
+    except WriteError as exc:
+        raise typer.BadParameter(exc.reason) from None
 
 
 def split_choice(fmt: str, output: str, no_split: bool) -> bool:

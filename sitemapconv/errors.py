@@ -59,5 +59,26 @@ class WriteError(SitemapError):
     """Entries cannot be written in the requested format (for example an invalid URL)."""
 
 
+class PartialError(SitemapError):
+    """Some sources or followed child sitemaps failed, and the caller asked for all or nothing.
+
+    ``failures`` lists ``(source, reason)`` pairs.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        source: str | None = None,
+        failures: list[tuple[str, str]] | None = None,
+    ) -> None:
+        self.failures = list(failures or ())
+        super().__init__(message, source=source)
+
+
+class DocumentConsumedError(SitemapError):
+    """A Document was iterated again after it was read to the end, or after it was closed."""
+
+
 class SitemapWarning(UserWarning):
     """A problem that does not stop reading or writing: a bad date, a skipped line, lost data."""

@@ -182,6 +182,15 @@ class Document:
     Iterating a Document drives the reader, so entries come out while the input is still
     being read. ``meta`` primes the stream up to the first entry, because channel or feed
     metadata normally precedes the first item; that one entry is held and yielded first.
+
+    The stream is read once: iterating a Document that was already iterated or closed
+    raises :class:`~sitemapconv.errors.DocumentConsumedError` rather than yielding nothing,
+    so ``write(doc, a); write(doc, b)`` fails loudly instead of writing an empty ``b``.
+
+    ``failures`` tells a complete read from a partial one without parsing warnings: the
+    ``(source, reason)`` of every followed child sitemap that could not be read. With
+    ``strict`` (``read(..., strict=True)``) the end of the entries raises
+    :class:`~sitemapconv.errors.PartialError` instead when there were any.
     """
 
     format: str
@@ -191,27 +200,69 @@ class Document:
     _held: list[Entry] = field(default_factory=list, repr=False)
     _primed: bool = field(default=False, repr=False)
     _on_close: Callable[[], None] | None = field(default=None, repr=False)
+    strict: bool = field(default=False, repr=False)
+    #: "new" until iterated, then "iterating", "done" (read to the end) or "closed".
+    _state: str = field(default="new", repr=False)
 
     def prime(self) -> FeedMeta:
         """Read up to the first entry so that metadata written before it is available."""
-        if not self._primed:
+        if not self._primed and self._state == "new":
             self._primed = True
             for entry in self._entries:
                 self._held.append(entry)
                 break
         return self.meta
 
+    @property
+    def failures(self) -> list[tuple[str, str]]:
+        """``(source, reason)`` of each followed child that failed or was refused so far."""
+        # FollowedDocument (sitemapconv.follow) counts them in its ``stats``.
+        stats = getattr(self, "stats", None)
+        return list(getattr(stats, "failures", ()))
+
+    @property
+    def complete(self) -> bool:
+        """True when everything was read: read to the end, and no followed child failed."""
+        return self._state == "done" and not self.failures
+
     def __iter__(self) -> Iterator[Entry]:
+        if self._state != "new":
+            from .errors import DocumentConsumedError
+
+            what = "closed" if self._state == "closed" else "already read"
+            raise DocumentConsumedError(
+                f"this Document was {what}: its entries can be iterated only once "
+                "(read the source again, or keep the entries in a list)",
+                source=self.source,
+            )
+        self._state = "iterating"
+        return self._iterate()
+
+    def _iterate(self) -> Iterator[Entry]:
         self._primed = True
         try:
             if self._held:
                 yield self._held.pop()
             yield from self._entries
+            self._state = "done"
+            failures = self.failures if self.strict else []
+            if failures:
+                from .errors import PartialError
+
+                first, reason = failures[0]
+                raise PartialError(
+                    f"{len(failures)} child sitemap(s) could not be read "
+                    f"(first: {first}: {reason}); strict mode refuses a partial result",
+                    source=self.source,
+                    failures=failures,
+                )
         finally:
             self.close()
 
     def close(self) -> None:
         """Release the underlying input (file handle or HTTP connection)."""
+        if self._state in ("new", "iterating"):
+            self._state = "closed"
         close = getattr(self._entries, "close", None)
         if close is not None:
             close()

@@ -9,14 +9,16 @@ on stdout, and the run's exit status is 1 when any of them failed. Usage mistake
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from . import api
 from .errors import SitemapError
+from .model import Document
 from .notify import DEFAULT_ENDPOINT, check_http_url, check_key, iter_indexnow, ping, ping_url
 from .options import ReadOptions
+from .outcome import Run
 from .robots import check_sitemap_url, sitemap_line, update_robots
 
 
@@ -40,6 +42,8 @@ class NotifyRequest:
     dry_run: bool = False
     #: ReadOptions fields for reading the INPUTs (follow, timeouts, headers...).
     read_options: Mapping[str, Any] = field(default_factory=dict)
+    #: With --indexnow, a failed input or child sitemap submits nothing (else exit 3).
+    strict: bool = False
     #: Where --indexnow gets its URLs instead of the INPUTs (``--diff``: what changed).
     url_source: Callable[[Callable[[str], None]], Iterator[str]] | None = None
 
@@ -75,11 +79,14 @@ def resolve_sitemap_url(req: NotifyRequest) -> str:
     return check_sitemap_url(url)
 
 
-def _urls(req: NotifyRequest, warn: Callable[[str], None]) -> Iterator[str]:
-    docs = (api.read(src, req.from_, on_warning=warn, **req.read_options) for src in req.inputs)
-    for doc in docs:
-        with doc:
-            yield from (entry.loc for entry in doc)
+def _urls(req: NotifyRequest, warn: Callable[[str], None], run: Run) -> Iterator[str]:
+    """The URLs of the INPUTs; ``run`` raises at the end when nothing could be read."""
+
+    def opener(src: str) -> Callable[[], list[Document]]:
+        return lambda: [api.read(src, req.from_, on_warning=warn, **req.read_options)]
+
+    docs = run.documents((src, opener(src)) for src in req.inputs)
+    yield from (entry.loc for entry in run.entries(docs))
 
 
 def _check(req: NotifyRequest) -> str | None:
@@ -124,7 +131,14 @@ def run_notify(
         out(pinged.describe())
         failed = failed or not pinged.ok
     if req.indexnow_key is not None:
-        urls = req.url_source(warn) if req.url_source is not None else _urls(req, warn)
+        # Partial reads: what was read is submitted and the exit code is 3; when nothing was
+        # read because inputs failed, or under strict, the run fails before sending.
+        run = Run(several=len(req.inputs) > 1, strict=req.strict, on_failure=warn)
+        urls: Iterable[str] = (
+            req.url_source(warn) if req.url_source is not None else _urls(req, warn, run)
+        )
+        if req.strict:
+            urls = list(urls)  # read everything first: nothing is sent unless all was read
         results = iter_indexnow(
             urls,
             req.indexnow_key,
@@ -145,4 +159,7 @@ def run_notify(
             failed = failed or not result.ok
         if count == 0:
             warn("no URLs to submit to IndexNow")
+        if run.exit_code and not failed:
+            warn(f"partial: {run.describe_failures()}; the URLs of the rest were submitted")
+            return run.exit_code
     return 1 if failed else 0

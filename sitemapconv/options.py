@@ -55,6 +55,9 @@ class ReadOptions:
     forward_headers: bool = False
     #: Base URL used to resolve relative URLs and as the document's location.
     base_url: str | None = None
+    #: Raise :class:`~sitemapconv.errors.PartialError` at the end of the entries when a
+    #: followed child failed (``Document.failures``), instead of only warning.
+    strict: bool = False
     # HTTP cache (see sitemapconv.cache)
     #: A directory (or an :class:`~sitemapconv.cache.HttpCache`) keeping fetched sitemaps.
     cache: str | os.PathLike[str] | HttpCache | None = None

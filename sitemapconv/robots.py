@@ -7,7 +7,9 @@ exactly as written so discovery code can report what the site said.
 
 Updating works on bytes, not text: every line we do not change keeps its bytes (BOM, line
 endings, invalid UTF-8, a missing final newline), and the file is replaced atomically so a
-failed update leaves it as it was.
+failed update leaves it as it was; behind a symlink, the link's target is the file updated.
+A UTF-16 file (with a byte order mark) is edited in UTF-16; one that cannot be edited
+without mixing encodings is refused, never corrupted.
 """
 
 from __future__ import annotations
@@ -24,7 +26,12 @@ _BOM = "\ufeff"
 _BOM_BYTES = b"\xef\xbb\xbf"
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _BYTE_LINES = re.compile(rb"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+")
-_FORBIDDEN = re.compile(r"[\x00-\x20\x7f#]")
+# Controls, C1 controls (U+0085 NEL among them), every Unicode space and line break
+# (U+2028, U+2029, VT, FF: str.splitlines() and Python's robotparser split lines there),
+# and '#', which starts a comment.
+_FORBIDDEN = re.compile(r"[\x00-\x20\x7f-\x9f#\u2028\u2029]|\s")
+_UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
+_UTF32_BOMS = (b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff")
 _DEFAULT_PORTS = {"http": 80, "https": 443}
 
 
@@ -49,7 +56,8 @@ def sitemaps_from_robots(text: str | bytes) -> list[str]:
     skipped. Duplicates are kept: the caller decides whether they matter.
     """
     if isinstance(text, bytes):
-        text = text.decode("utf-8", errors="replace")
+        encoding = "utf-16" if text.startswith(_UTF16_BOMS) else "utf-8"
+        text = text.decode(encoding, errors="replace")
     text = text.removeprefix(_BOM)
     found: list[str] = []
     for line in _LINE_BREAK.split(text):
@@ -67,9 +75,13 @@ def check_sitemap_url(url: str) -> str:
     """
     bad = _FORBIDDEN.search(url)
     if bad is not None:
-        what = "'#'" if bad.group() == "#" else f"character {bad.group()!r}"
+        char = bad.group()
+        what = "'#'" if char == "#" else f"character {char!r}"
+        if len(f"a{char}b".splitlines()) > 1:
+            what += " (a line break)"
+        shown = url if char in "# " else ascii(url)  # never print the line break itself
         raise SitemapUrlError(
-            f"a robots.txt Sitemap: URL cannot contain {what}", source=url or "<empty URL>"
+            f"a robots.txt Sitemap: URL cannot contain {what}", source=shown or "<empty URL>"
         )
     try:
         parts = urlsplit(url)
@@ -129,6 +141,25 @@ def updated_robots(data: bytes, url: str) -> tuple[bytes, str]:
       first one found, else ``\\n``); a file without a final line break keeps having none.
     """
     line = sitemap_line(url)
+    if data.startswith(_UTF32_BOMS):
+        raise SitemapError(
+            "robots.txt is UTF-32; RFC 9309 wants UTF-8 (convert it, then run again)"
+        )
+    if data.startswith(_UTF16_BOMS):
+        return _updated_utf16(data, url)
+    if b"\x00" in data:
+        raise SitemapError(
+            "robots.txt holds NUL bytes (UTF-16 without a byte order mark?); RFC 9309 "
+            "wants UTF-8, so it is left as it is"
+        )
+    if not line.isascii():
+        try:
+            data.decode("utf-8")
+        except UnicodeDecodeError:
+            raise SitemapError(
+                "robots.txt is not UTF-8, so a non-ASCII Sitemap: line cannot be added to "
+                "it without mixing encodings"
+            ) from None
     chunks = _BYTE_LINES.findall(data)
     texts = [chunk.decode("utf-8", errors="replace") for chunk in chunks]
     if texts:
@@ -154,6 +185,26 @@ def updated_robots(data: bytes, url: str) -> tuple[bytes, str]:
     if data.endswith((b"\r", b"\n")):
         return data + encoded + eol, "added"
     return data + (eol or b"\n") + encoded, "added"
+
+
+def _updated_utf16(data: bytes, url: str) -> tuple[bytes, str]:
+    """Edit a UTF-16 robots.txt (with a byte order mark) in its own encoding.
+
+    The text is edited as UTF-8 and encoded back with the same byte order and mark, so
+    every unchanged line keeps its exact bytes; undecodable UTF-16 is refused untouched.
+    """
+    codec = "utf-16-le" if data.startswith(b"\xff\xfe") else "utf-16-be"
+    try:
+        text = data[2:].decode(codec)
+    except UnicodeDecodeError:
+        raise SitemapError(
+            "robots.txt starts with a UTF-16 byte order mark but is not valid UTF-16; "
+            "it is left as it is"
+        ) from None
+    new, action = updated_robots(text.encode("utf-8", "surrogatepass"), url)
+    if action == "unchanged":
+        return data, action
+    return data[:2] + new.decode("utf-8", "surrogatepass").encode(codec, "surrogatepass"), action
 
 
 def read_robots(path: str | os.PathLike[str]) -> bytes:
@@ -182,7 +233,12 @@ def update_robots(path: str | os.PathLike[str], url: str, *, dry_run: bool = Fal
     """
     name = os.fspath(path)
     data = read_robots(name)
-    new, action = updated_robots(data, url)
+    try:
+        new, action = updated_robots(data, url)
+    except SitemapUrlError:
+        raise
+    except SitemapError as exc:
+        raise SitemapError(exc.reason, source=name) from None
     line = sitemap_line(url)
     if new == data or dry_run:
         return RobotsUpdate(name, action, line)

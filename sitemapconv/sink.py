@@ -2,7 +2,8 @@
 
 A path is written to a temporary file in the same directory and renamed over the target
 only when the whole write succeeded, so a failed run never leaves a partial file and never
-clobbers an existing one.
+clobbers an existing one; links, devices and pipes are handled by
+:mod:`sitemapconv.destination`.
 """
 
 from __future__ import annotations
@@ -10,12 +11,12 @@ from __future__ import annotations
 import gzip
 import os
 import sys
-import tempfile
 from collections.abc import Iterator
-from contextlib import contextmanager, suppress
+from contextlib import contextmanager
 from typing import BinaryIO, Union
 
-from .errors import SitemapError
+from . import destination
+from .errors import WriteError
 
 Dest = Union[str, "os.PathLike[str]", BinaryIO]
 
@@ -30,31 +31,11 @@ def dest_name(dest: Dest) -> str:
 
 @contextmanager
 def atomic_path(path: str) -> Iterator[BinaryIO]:
-    """Yield a temp file beside ``path``; rename it over ``path`` only on success."""
-    directory = os.path.dirname(os.path.abspath(path))
-    try:
-        fd, tmp = tempfile.mkstemp(
-            prefix=f".{os.path.basename(path)}.", suffix=".tmp", dir=directory
-        )
-    except OSError as exc:
-        raise SitemapError(f"cannot write ({exc.strerror or exc})", source=path) from None
-    ok = False
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            yield fh
-        try:
-            mode = os.stat(path).st_mode & 0o777
-        except FileNotFoundError:
-            umask = os.umask(0)
-            os.umask(umask)
-            mode = 0o666 & ~umask
-        os.chmod(tmp, mode)
-        os.replace(tmp, path)
-        ok = True
-    finally:
-        if not ok:
-            with suppress(FileNotFoundError):
-                os.unlink(tmp)
+    """Yield a file for ``path``: a temp file beside the real target, renamed over it only on
+    success; a device, FIFO or socket is written in place (see :mod:`sitemapconv.destination`).
+    """
+    with destination.written(path) as fh:
+        yield fh
 
 
 @contextmanager
@@ -69,17 +50,35 @@ def gzipped(out: BinaryIO, enabled: bool) -> Iterator[BinaryIO]:
 
 @contextmanager
 def open_dest(dest: Dest, *, gzip_output: bool = False) -> Iterator[BinaryIO]:
-    """Open any destination for binary writing, atomically for paths."""
-    if isinstance(dest, (str, os.PathLike)):
-        path = os.fspath(dest)
-        if path == "-":
-            out = sys.stdout.buffer
-            with gzipped(out, gzip_output) as fh:
+    """Open any destination for binary writing, atomically for paths.
+
+    A failure to write (a full disk, ``/dev/full``, an I/O error) becomes a
+    :class:`~sitemapconv.errors.WriteError` naming the destination; a closed pipe stays a
+    ``BrokenPipeError`` (the reader went away, as with ``| head``).
+    """
+    name = dest_name(dest)
+    try:
+        if isinstance(dest, (str, os.PathLike)):
+            path = os.fspath(dest)
+            if path == "-":
+                if sys.stdout is None:
+                    raise WriteError("stdout is closed", source=name)
+                out = sys.stdout.buffer
+                try:
+                    with gzipped(out, gzip_output) as fh:
+                        yield fh
+                    out.flush()
+                except OSError as exc:
+                    if not isinstance(exc, BrokenPipeError):
+                        destination.stdout_failed()
+                    raise
+                return
+            with atomic_path(path) as raw, gzipped(raw, gzip_output) as fh:
                 yield fh
-            out.flush()
             return
-        with atomic_path(path) as raw, gzipped(raw, gzip_output) as fh:
+        with gzipped(dest, gzip_output) as fh:
             yield fh
-        return
-    with gzipped(dest, gzip_output) as fh:
-        yield fh
+    except BrokenPipeError:
+        raise
+    except OSError as exc:
+        raise WriteError(f"cannot write ({destination.describe(exc)})", source=name) from None

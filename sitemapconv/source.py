@@ -205,6 +205,8 @@ def _open_path(path: str) -> BinaryIO:
         raise SitemapError("is a directory, not a file", source=path) from None
     except OSError as exc:
         raise SitemapError(f"cannot open ({exc.strerror or exc})", source=path) from None
+    except ValueError:  # open() refuses a NUL byte before any system call
+        raise SitemapError("the path contains a NUL character", source=repr(path)) from None
 
 
 def open_source(source: Source, options: ReadOptions, door: Door | None = None) -> Opened:
@@ -222,6 +224,8 @@ def open_source(source: Source, options: ReadOptions, door: Door | None = None) 
         text = os.fspath(source)
         if text == "-":
             name = "<stdin>"
+            if sys.stdin is None:  # started with stdin closed (``<&-``)
+                raise SitemapError("stdin is closed", source=name)
             raw = sys.stdin.buffer
         elif _is_url(text):
             from .fetch import open_url
@@ -263,6 +267,10 @@ def open_source(source: Source, options: ReadOptions, door: Door | None = None) 
         closers.append(lambda: progress.current().add_bytes(capped.count))
         head = _read_head(capped)  # type: ignore[arg-type]
         out = io.BufferedReader(_Prefixed(head, capped), _CHUNK)  # type: ignore[arg-type]
+    except OSError as exc:  # EIO, a vanished mount, stdin that cannot be read
+        for close in reversed(closers):
+            close()
+        raise SitemapError(f"cannot read ({exc.strerror or exc})", source=name) from None
     except BaseException:
         for close in reversed(closers):
             close()

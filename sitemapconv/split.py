@@ -15,30 +15,32 @@ longest possible header (every extension namespace declared) is reserved up fron
 header can only be shorter, so no part ever exceeds the limit.
 
 Memory stays flat: the current part is spooled (see :mod:`sitemapconv.writers.spool`) and
-each finished part is streamed to its own temporary file beside the target. The parts are
-renamed into place only after the last entry has been written, then the index is written
-atomically (:func:`sitemapconv.sink.atomic_path`), so the index never names a missing part.
-This is deliberately stricter than renaming each part as soon as it is done: if the entries
-fail midway, no new part exists and the files of a previous run are left untouched.
+each finished part is streamed to its own temporary file beside the target. A run is all or
+nothing: the index is written to a temporary file too, and only when every part and the
+index are complete are they renamed into place, parts first, so the index never names a
+missing part, with SIGINT/SIGTERM/SIGHUP held back during the renames
+(:func:`sitemapconv.termination.deferred`). If anything fails before, no new file exists and
+the files of a previous run are left untouched. The target is resolved like any output
+(:mod:`sitemapconv.destination`): behind a symlink the parts go beside the real file.
 Parts left over from an earlier, longer run (``sitemap-9.xml`` when this run makes 3) are
-not deleted; the new index does not list them.
+not deleted; the new index does not list them. A part name is a plain file name: it cannot
+contain a path separator or be ``.``/``..``, so parts never leave the target's folder.
 """
 
 from __future__ import annotations
 
 import datetime as _dt
 import os
-import tempfile
 from collections.abc import Iterable, Iterator
-from contextlib import suppress
 from dataclasses import dataclass
 from typing import BinaryIO
 from urllib.parse import urlsplit
 
+from . import destination, termination
 from .errors import LimitError, WriteError
 from .limits import PROTOCOL_MAX_URLS, check_limits
 from .model import Entry, When
-from .sink import atomic_path, gzipped
+from .sink import gzipped
 from .urls import encode_url
 from .writers import WriteContext
 from .writers.index import IndexWriter
@@ -78,6 +80,25 @@ class PartName:
         return f"{self.stem}-{n}{self.suffix}"
 
 
+def check_part_name(part_name: str | None) -> str | None:
+    """Refuse a part name that would put parts outside the target's folder, or none at all."""
+    if part_name is None:
+        return None
+    seps = {os.sep, "/"} | ({os.altsep} if os.altsep else set())
+    if (
+        not part_name.strip()
+        or part_name in (".", "..")
+        or any(sep in part_name for sep in seps)
+        or "\x00" in part_name
+    ):
+        raise WriteError(
+            f"part_name must be a plain file name stem such as 'sitemap' (got {part_name!r}): "
+            "parts are always written beside the target",
+            source=part_name or "<empty part name>",
+        )
+    return part_name
+
+
 class _Part:
     """The part being filled: spooled body, namespaces used, newest lastmod."""
 
@@ -106,18 +127,12 @@ class _Part:
 @dataclass(slots=True)
 class _Staged:
     tmp: str
+    #: The part's name beside the target (listed in the index) and the file it replaces
+    #: (the same, unless the name is a symlink: then its target).
     final: str
+    real: str
+    existing: os.stat_result | None
     newest: When | None
-
-
-def _new_mode(path: str) -> int:
-    """Keep an existing file's mode; else the mode a plain ``open`` would give."""
-    try:
-        return os.stat(path).st_mode & 0o777
-    except FileNotFoundError:
-        umask = os.umask(0)
-        os.umask(umask)
-        return 0o666 & ~umask
 
 
 class SplitWriter:
@@ -147,8 +162,12 @@ class SplitWriter:
             encode_url(base_url if base_url.endswith("/") else base_url + "/") if base_url else ""
         )
         self.gzip_output = opts.gzip or path.lower().endswith(".gz")
-        self.names = PartName.for_target(path, opts.part_name, self.gzip_output)
+        self.target = destination.resolve(path)
+        self.names = PartName.for_target(
+            self.target.real, check_part_name(opts.part_name), self.gzip_output
+        )
         self.staged: list[_Staged] = []
+        self.index_tmp = ""
 
     def write(self, entries: Iterable[Entry]) -> int:
         fmt = UrlsetFormatter(self.ctx)
@@ -179,17 +198,21 @@ class SplitWriter:
                 self._write_single(part)
                 return count
             self._stage(part)
+            self._stage_index()
             self._commit()
+        except OSError as exc:
+            raise WriteError(
+                f"cannot write ({destination.describe(exc)})", source=self.path
+            ) from None
         finally:
             part.body.close()
             self._discard()
-        self._write_index()
         return count
 
     def _write_single(self, part: _Part) -> None:
         if part.body.count == 0:
             self.ctx.warn("no URLs to write: the urlset is empty (the XSD wants at least one)")
-        with atomic_path(self.path) as raw, gzipped(raw, self.gzip_output) as out:
+        with destination.written(self.path) as raw, gzipped(raw, self.gzip_output) as out:
             part.write_to(out)
 
     def _stage(self, part: _Part) -> None:
@@ -200,49 +223,59 @@ class SplitWriter:
                 source=self.path,
             )
         final = os.path.join(self.names.directory, self.names.file_name(len(self.staged) + 1))
-        try:
-            fd, tmp = tempfile.mkstemp(
-                prefix=f".{os.path.basename(final)}.",
-                suffix=".tmp",
-                dir=self.names.directory or ".",
-            )
-        except OSError as exc:
-            raise WriteError(f"cannot write ({exc.strerror or exc})", source=final) from None
-        self.staged.append(_Staged(tmp, final, part.newest))
+        target = destination.resolve(final)
+        if target.kind != "file":
+            raise WriteError("exists and is not a regular file; nothing was replaced", source=final)
+        fd, tmp = destination.create_temp(target.real, final)
+        self.staged.append(_Staged(tmp, final, target.real, target.existing, part.newest))
         with os.fdopen(fd, "wb") as raw, gzipped(raw, self.gzip_output) as out:
             part.write_to(out)
         part.body.close()
 
-    def _commit(self) -> None:
-        for staged in self.staged:
-            os.chmod(staged.tmp, _new_mode(staged.final))
-            os.replace(staged.tmp, staged.final)
-            staged.tmp = ""
-
-    def _discard(self) -> None:
-        """Remove temporary parts that were not committed (after a failure)."""
-        for staged in self.staged:
-            if staged.tmp:
-                with suppress(FileNotFoundError):
-                    os.unlink(staged.tmp)
-
-    def _index_entries(self) -> Iterator[Entry]:
-        for staged in self.staged:
-            yield Entry(self.base_url + os.path.basename(staged.final), lastmod=staged.newest)
-
-    def _write_index(self) -> None:
+    def _stage_index(self) -> None:
+        """Write the index to a temporary file beside the target (committed with the parts)."""
         if not (self.ctx.options.base_url or "").strip():
             self.ctx.warn(
                 f"no base_url given: the index lists the parts under {self.base_url} "
                 "(set base_url / --base-url to where they will be served)"
             )
-        with atomic_path(self.path) as raw, gzipped(raw, self.gzip_output) as out:
+        fd, self.index_tmp = destination.create_temp(self.target.real, self.path)
+        with os.fdopen(fd, "wb") as raw, gzipped(raw, self.gzip_output) as out:
             IndexWriter().write(self._index_entries(), out, self.ctx)
+
+    def _commit(self) -> None:
+        """Rename every part, then the index, into place; signals wait until all are done."""
+        for staged in self.staged:
+            destination.prepare(staged.tmp, staged.existing)
+        destination.prepare(self.index_tmp, self.target.existing)
+        with termination.deferred():
+            for staged in self.staged:
+                destination.commit(staged.tmp, staged.real)
+                staged.tmp = ""
+            destination.commit(self.index_tmp, self.target.real)
+            self.index_tmp = ""
+
+    def _discard(self) -> None:
+        """Remove temporary parts and index that were not committed (after a failure)."""
+        for staged in self.staged:
+            if staged.tmp:
+                destination.discard(staged.tmp)
+        if self.index_tmp:
+            destination.discard(self.index_tmp)
+
+    def _index_entries(self) -> Iterator[Entry]:
+        for staged in self.staged:
+            yield Entry(self.base_url + os.path.basename(staged.final), lastmod=staged.newest)
 
 
 def _site_root(url: str) -> str:
     parts = urlsplit(encode_url(url))
     return f"{parts.scheme}://{parts.netloc}/"
+
+
+def can_split(path: str) -> bool:
+    """Only a regular file (or a link to one) can get parts beside it; a device cannot."""
+    return destination.resolve(path).kind == "file"
 
 
 def write_split(entries: Iterable[Entry], path: str, ctx: WriteContext) -> int:

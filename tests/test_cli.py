@@ -77,8 +77,10 @@ def test_not_a_sitemap_is_one_line_exit_1(cli: Run, tmp_path: Path) -> None:
 def test_failed_run_leaves_existing_output_untouched(cli: Run, tmp_path: Path) -> None:
     out = tmp_path / "out.xml"
     out.write_bytes(b"KEEP ME")
-    # The first input converts fine; the second fails after output has begun.
-    proc = cli(str(SAMPLES / "urls.txt"), str(tmp_path / "missing.txt"), "-o", str(out))
+    # The first input converts fine; the second fails after output has begun: --strict
+    # makes that partial run a failure (without it the run is partial, exit 3).
+    args = (str(SAMPLES / "urls.txt"), str(tmp_path / "missing.txt"), "-o", str(out))
+    proc = cli(*args, "--strict")
     assert proc.returncode == 1
     assert out.read_bytes() == b"KEEP ME"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out.xml"]  # no temp file left

@@ -327,7 +327,7 @@ def test_the_follow_flag_on_the_command_line(server: HTTPServer, run_cli: Run) -
     server.expect_request("/page-1.xml").respond_with_data(urlset(pages("page")))
     url = server.url_for("/index.xml")
     done = run_cli(url, "--follow", "-t", "txt", "--concurrency", "2")
-    assert done.returncode == 0, done.stderr
+    assert done.returncode == 3, done.stderr  # partial: one child failed
     assert done.stdout.splitlines() == pages("post") + pages("page")
     assert "404" in done.stderr and server.url_for("/gone.xml") in done.stderr
     done = run_cli(url, "--follow", "-t", "txt", "--include-sitemap", "post")
@@ -342,7 +342,7 @@ def test_allow_private_on_the_command_line(
     server.expect_request("/a.xml").respond_with_data(urlset(pages("a")))
     (tmp_path / "index.xml").write_bytes(index([server.url_for("/a.xml")]))
     done = run_cli(str(tmp_path / "index.xml"), "--follow", "-t", "txt")
-    assert done.returncode == 0 and done.stdout == ""
+    assert done.returncode == 1 and done.stdout == ""  # nothing read while a child failed
     assert "loopback" in done.stderr
     done = run_cli(str(tmp_path / "index.xml"), "--follow", "-t", "txt", "--allow-private")
     assert done.stdout.splitlines() == pages("a")
