@@ -172,10 +172,11 @@ class GuardedTransport(httpx.HTTPTransport):
     must see the address connected to)."""
 
     def __init__(self, options: ReadOptions, door: Door, limits: httpx.Limits) -> None:
-        super().__init__(limits=limits, trust_env=False)
+        ssl_context = httpx.create_ssl_context()  # SSL_CERT_FILE / SSL_CERT_DIR honoured
+        super().__init__(verify=ssl_context, limits=limits, trust_env=False)
         self._door = door
         self._pool = httpcore.ConnectionPool(
-            ssl_context=httpx.create_ssl_context(trust_env=False),
+            ssl_context=ssl_context,
             max_connections=limits.max_connections,
             max_keepalive_connections=limits.max_keepalive_connections,
             keepalive_expiry=limits.keepalive_expiry,
@@ -304,10 +305,11 @@ class AsyncGuardedTransport(httpx.AsyncHTTPTransport):
     """The async twin of :class:`GuardedTransport`."""
 
     def __init__(self, options: ReadOptions, door: Door, limits: httpx.Limits) -> None:
-        super().__init__(limits=limits, trust_env=False)
+        ssl_context = httpx.create_ssl_context()  # SSL_CERT_FILE / SSL_CERT_DIR honoured
+        super().__init__(verify=ssl_context, limits=limits, trust_env=False)
         self._door = door
         self._pool = httpcore.AsyncConnectionPool(
-            ssl_context=httpx.create_ssl_context(trust_env=False),
+            ssl_context=ssl_context,
             max_connections=limits.max_connections,
             max_keepalive_connections=limits.max_keepalive_connections,
             keepalive_expiry=limits.keepalive_expiry,
