@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import io
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, BinaryIO
 
 from .door import Refused
@@ -44,16 +44,6 @@ Guard = Callable[[str], "str | None"]
 # --- headers ------------------------------------------------------------------------------
 
 
-def merge_headers(base: Mapping[str, str], extra: Mapping[str, str]) -> dict[str, str]:
-    """Headers ``extra`` over ``base``, names compared case-insensitively (for the CLI)."""
-    out = dict(base)
-    for name, value in extra.items():
-        for existing in [k for k in out if k.lower() == name.lower()]:
-            del out[existing]
-        out[name] = value
-    return out
-
-
 def parse_header(text: str) -> tuple[str, str]:
     """``"Name: value"`` (the CLI's ``-H``) as a pair; ValueError when there is no name."""
     name, colon, value = text.partition(":")
@@ -64,17 +54,6 @@ def parse_header(text: str) -> tuple[str, str]:
 
 
 # --- requests -----------------------------------------------------------------------------
-
-
-def request_headers(options: ReadOptions) -> dict[str, str]:
-    """User-Agent (sitemapconv and its version unless set), codings welcome, then user headers.
-
-    What a request to the start's origin carries; :class:`~sitemapconv.door.Door` decides
-    where the user's headers go.
-    """
-    from .door import base_headers
-
-    return merge_headers(base_headers(options), options.headers)
 
 
 def transport_retryable(exc: Exception) -> bool:
@@ -169,13 +148,8 @@ class Chain:
         self.attempt += 1
         return delay
 
-    def after_response(
-        self, response: httpx.Response, *, accept: bool = False
-    ) -> float | str | None:
-        """None: use this response. A float: wait, then resend. A str: redirect there.
-
-        With ``accept`` a final error status is returned (None) instead of raised.
-        """
+    def after_response(self, response: httpx.Response) -> float | str | None:
+        """None: use this response. A float: wait, then resend. A str: redirect there."""
         if response.is_redirect:
             return self._redirect(response)
         if response.status_code < 400:
@@ -189,8 +163,6 @@ class Chain:
             )
         )
         if delay is None:
-            if accept:
-                return None
             raise status_error(self.url, response)
         self.attempt += 1
         return delay
