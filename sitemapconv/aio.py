@@ -1,28 +1,43 @@
 """The async API: ``async for entry in sitemapconv.aread(source, **options)``.
 
-For callers already inside an event loop. Network I/O runs on an ``httpx.AsyncClient``
-with the same redirect, retry, timeout and size-cap rules as the sync fetcher
-(:class:`sitemapconv.fetch.Chain`). Parsing stays with the sync readers, which run in worker
-threads (``asyncio.to_thread``) so that a large document never blocks the loop; entries
-cross back in batches.
+For callers already inside an event loop. Network I/O runs on the async client of
+:func:`sitemapconv.door.make_async_client`, through the same :class:`~sitemapconv.door.Door`
+as the sync reader (:class:`sitemapconv.fetch.Chain`: redirects, retries, deadlines, address
+checks, header scoping). Parsing stays with the sync readers, which run in worker threads
+(one parser thread per document: lxml's parsers must not move between threads) so that a
+large document never blocks the loop; entries cross back in batches.
 
-Memory: a fetched body is held in memory before it is parsed (capped by
-``options.max_bytes``), then streamed through the reader. With ``follow=True`` the rules
-are those of :mod:`sitemapconv.follow` (same :class:`~sitemapconv.follow.Scheduler`):
-children run as tasks, at most ``options.concurrency`` at a time, and their entries come
-out in index order.
+Memory is that of the sync reader: every fetched body is spooled (in memory up to 1 MiB,
+then to a temporary file) as it arrives, raw and capped, and parsed streaming from there;
+content codings are undone while parsing, under the decoded size cap. With ``follow=True``
+the rules are those of :mod:`sitemapconv.follow` (same
+:class:`~sitemapconv.follow.Scheduler`): children are downloaded by tasks, at most
+``options.concurrency`` at a time, and parsed streaming in index order, so peak memory does
+not depend on the size of a child.
 """
 
 from __future__ import annotations
 
 import asyncio
-import io
+import functools
+import tempfile
 from collections.abc import AsyncGenerator, AsyncIterator, Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, BinaryIO, TypeVar
 
-from .errors import FetchError
-from .follow import FollowStats, Ref, Result, Scheduler, document_location, is_web, read_child
+from .door import Door, Refused
+from .errors import FetchError, SitemapError
+from .follow import (
+    SPOOL_IN_MEMORY,
+    Download,
+    FollowStats,
+    Ref,
+    Scheduler,
+    document_location,
+    is_web,
+    stream_child,
+)
 from .model import Entry
 from .options import ReadOptions, build_options
 
@@ -34,42 +49,52 @@ if TYPE_CHECKING:
 
 _BATCH = 500
 
+T = TypeVar("T")
 
-def _named(data: bytes, name: str) -> io.BytesIO:
-    stream = io.BytesIO(data)
-    stream.name = name  # the name source.py uses in messages
-    return stream
+
+class _Parser:
+    """The one thread in which a document's parsing happens, start to end."""
+
+    def __init__(self) -> None:
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sitemapconv-parse")
+
+    async def run(self, fn: Callable[..., T], *args: Any) -> T:
+        return await asyncio.get_running_loop().run_in_executor(
+            self._pool, functools.partial(fn, *args)
+        )
+
+    def shutdown(self) -> None:
+        self._pool.shutdown(wait=True)
 
 
 class AsyncFetcher:
-    """An ``httpx.AsyncClient`` with the sync fetcher's policy; bodies come back whole."""
+    """The async client with the sync fetcher's policy; bodies are spooled, not held."""
 
-    def __init__(self, options: ReadOptions) -> None:
-        import httpx
-
-        from .fetch import client_settings
+    def __init__(self, options: ReadOptions, door: Door | None = None) -> None:
+        from .door import make_async_client
 
         self.options = options
-        settings = client_settings(options)
-        if options.cache is not None:  # see sitemapconv.cache
-            from .cache import async_cached_transport
-
-            settings["transport"] = async_cached_transport(options, settings.pop("limits"))  # type: ignore[arg-type]
-        self._client = httpx.AsyncClient(**settings)  # type: ignore[arg-type]
+        self.door = door if door is not None else Door(options)
+        self._client = make_async_client(options, self.door)
 
     async def aclose(self) -> None:
         await self._client.aclose()
 
-    async def _send(self, url: str, guard: Callable[[str], str | None] | None) -> httpx.Response:
+    async def _send(self, url: str) -> httpx.Response:
         import httpx
 
         from .fetch import Chain
 
-        chain = Chain(url, self.options)
+        chain = Chain(url, self.options, self.door)
         while True:
+            extensions = chain.begin()
             try:
-                request = self._client.build_request("GET", chain.target)
+                request = self._client.build_request(
+                    "GET", chain.target, headers=chain.headers(), extensions=extensions
+                )
                 response = await self._client.send(request, stream=True)
+            except Refused as exc:
+                raise chain.refused(exc) from None
             except httpx.HTTPError as exc:
                 await asyncio.sleep(chain.after_error(exc))
                 continue
@@ -80,37 +105,40 @@ class AsyncFetcher:
                     await response.aclose()
             if step is None:
                 return response
-            if isinstance(step, str):
-                if guard is not None:
-                    chain.refuse(await asyncio.to_thread(guard, step))
-            else:
+            if not isinstance(step, str):
                 await asyncio.sleep(step)
 
-    async def fetch(
-        self, url: str, guard: Callable[[str], str | None] | None = None
-    ) -> tuple[bytes, str]:
-        """GET ``url``: (raw body, final URL); the raw size cap is checked as bytes arrive."""
+    async def fetch(self, url: str) -> tuple[BinaryIO, str]:
+        """GET ``url``: (body stream, final URL). The body is spooled as it arrives (raw,
+        capped) and decoded while it is read."""
         import httpx
 
-        from .fetch import _RAW_CODINGS, body_over_cap, too_large
+        from .fetch import body_over_cap, decoded_stream, describe, too_large
 
-        response = await self._send(url, guard)
+        response = await self._send(url)
+        spool = tempfile.SpooledTemporaryFile(max_size=SPOOL_IN_MEMORY)  # noqa: SIM115
         try:
             error = too_large(url, self.options, response.headers.get("content-length"))
             if error is not None:
                 raise error
-            coding = response.headers.get("content-encoding", "").strip().lower()
-            chunks = response.aiter_raw() if coding in _RAW_CODINGS else response.aiter_bytes()
-            body = bytearray()
-            async for chunk in chunks:
-                body += chunk
-                if len(body) > self.options.max_bytes:
+            count = 0
+            async for chunk in response.aiter_raw():
+                count += len(chunk)
+                if count > self.options.max_bytes:
                     raise body_over_cap(url, self.options)
+                spool.write(chunk)
         except httpx.HTTPError as exc:
-            raise FetchError(f"transfer failed ({exc})", source=url) from None
+            spool.close()
+            raise FetchError(f"transfer failed ({describe(exc)})", source=url) from None
+        except BaseException:
+            spool.close()
+            raise
         finally:
             await response.aclose()
-        return bytes(body), str(response.url)
+        spool.seek(0)
+        coding = response.headers.get("content-encoding")
+        body = decoded_stream(spool, coding, url, self.options)  # type: ignore[arg-type]
+        return body, str(response.url)
 
 
 def _take(entries: Iterator[Entry]) -> list[Entry]:
@@ -153,97 +181,143 @@ class AsyncDocument:
     async def __aexit__(self, *exc: object) -> None:
         await self.aclose()
 
-    async def _open_top(self, fetcher: AsyncFetcher | None) -> tuple[Document, str | None]:
+    async def _open_top(
+        self, fetcher: AsyncFetcher | None, parser: _Parser
+    ) -> tuple[Document, str | None]:
         from .api import open_document
 
         opts, source = self._options, self.source
         if fetcher is not None and isinstance(source, str):
-            data, final = await fetcher.fetch(source)
+            body, final = await fetcher.fetch(source)
             base = opts.base_url or final
-            doc = await asyncio.to_thread(
-                open_document, _named(data, source), self._requested_format,
-                replace(opts, base_url=base),
-            )  # fmt: skip
+            try:
+                doc = await parser.run(
+                    open_document, body, self._requested_format, replace(opts, base_url=base)
+                )
+            except BaseException:
+                body.close()
+                raise
+            doc._on_close = _closing(doc._on_close, body.close)
             return doc, base
-        doc = await asyncio.to_thread(open_document, source, self._requested_format, opts)
+        doc = await parser.run(open_document, source, self._requested_format, opts)
         return doc, document_location(source, opts)
 
     async def _run(self) -> AsyncGenerator[Entry, None]:
         opts, source = self._options, self.source
         is_url = isinstance(source, str) and is_web(source)
-        fetcher = AsyncFetcher(opts) if is_url else None
+        door = Door(opts, source if is_url else None)  # type: ignore[arg-type]
+        door.budget.take()
+        fetcher = AsyncFetcher(opts, door) if is_url else None
         doc: Document | None = None
+        parser = _Parser()
         try:
-            doc, location = await self._open_top(fetcher)
+            doc, location = await self._open_top(fetcher, parser)
             self.format = doc.format
             self.stats.sitemaps = 1
             if not opts.follow or doc.format != "index":
                 it = iter(doc)
-                while batch := await asyncio.to_thread(_take, it):
+                while batch := await parser.run(_take, it):
                     self.stats.entries += len(batch)
                     for entry in batch:
                         yield entry
                 return
             top = doc
-            children = await asyncio.to_thread(lambda: [e.loc for e in top])
+            children = await parser.run(lambda: [e.loc for e in top])
+            await parser.run(top.close)  # the index is read: its spool goes before any child
             start = source if is_url and isinstance(source, str) else None
-            sched = Scheduler(opts, self.stats, start, location, iter(children))
+            sched = Scheduler(opts, self.stats, start, location, iter(children), door=door)
             sched.mark_visited(location or doc.source)
             if start is not None:
                 sched.mark_visited(start)
             if fetcher is None:
-                fetcher = AsyncFetcher(opts)  # a local index may list remote children
-            async for entry in _drive(sched, fetcher, opts):
+                fetcher = AsyncFetcher(opts, door)  # a local index may list remote children
+            async for entry in _drive(sched, fetcher, opts, parser):
                 yield entry
         finally:
             if doc is not None:
-                doc.close()
+                await parser.run(doc.close)
+            parser.shutdown()
             if fetcher is not None:
                 await fetcher.aclose()
 
 
-async def _child(ref: Ref, sched: Scheduler, fetcher: AsyncFetcher, options: ReadOptions) -> Result:
-    """Task body: refuse, fetch and read one child (the async twin of ``fetch_child``)."""
+def _closing(first: Any, second: Any) -> Any:
+    def close() -> None:
+        try:
+            if first is not None:
+                first()
+        finally:
+            second()
+
+    return close
+
+
+async def _download(ref: Ref, sched: Scheduler, fetcher: AsyncFetcher) -> Download:
+    """Task body: refuse or download one child into a spool (the twin of download_child)."""
     if not is_web(ref.url):
-        return await asyncio.to_thread(read_child, ref, options)
-    reason = await asyncio.to_thread(sched.guard, ref.url)
+        return Download("local")
+    reason = sched.guard(ref.url)
     if reason is not None:
-        return Result("refused", reason=reason)
+        return Download("refused", reason=reason)
     try:
-        data, final = await fetcher.fetch(ref.url, sched.guard)
-    except FetchError as exc:
-        return Result("failed", reason=exc.reason)
-    except Exception as exc:
-        reason = getattr(exc, "reason", None) or f"{type(exc).__name__}: {exc}"
-        return Result("failed", reason=str(reason))
-    return await asyncio.to_thread(read_child, ref, options, (_named(data, ref.url), final))
+        body, final = await fetcher.fetch(ref.url)
+    except Refused as exc:
+        return Download("refused", reason=exc.reason)
+    except SitemapError as exc:
+        return Download("failed", reason=exc.reason)
+    except Exception as exc:  # a transport oddity must not stop the other children
+        return Download("failed", reason=f"{type(exc).__name__}: {exc}")
+    return Download("body", body=body, final=final)
 
 
 async def _drive(
-    sched: Scheduler, fetcher: AsyncFetcher, options: ReadOptions
+    sched: Scheduler, fetcher: AsyncFetcher, options: ReadOptions, parser: _Parser
 ) -> AsyncIterator[Entry]:
-    tasks: list[asyncio.Task[Result]] = []
+    tasks: list[asyncio.Task[Download]] = []
     completed = False
+    current: Iterator[Entry] | None = None
+
+    def start() -> None:
+        for slot in sched.to_start():
+            task = asyncio.ensure_future(_download(slot.ref, sched, fetcher))
+            tasks.append(task)
+            slot.handle = task
+
     try:
         while True:
-            for slot in sched.to_start():
-                task = asyncio.ensure_future(_child(slot.ref, sched, fetcher, options))
-                tasks.append(task)
-                slot.handle = task
+            start()
             head = sched.head()
             if head is None:
                 break
-            result = await head.handle
-            for entry in sched.deliver(head, result):
-                yield entry
+            while not head.handle.done():
+                # Wait for the head, starting the next child whenever any download ends.
+                busy = [s.handle for s in sched.pending() if isinstance(s.handle, asyncio.Task)]
+                await asyncio.wait(
+                    [t for t in busy if not t.done()], return_when=asyncio.FIRST_COMPLETED
+                )
+                start()
+            download = head.handle.result()
+            current = stream_child(sched, head, download, options)
+            while batch := await parser.run(_take, current):
+                for entry in batch:
+                    yield entry
+            current = None
             tasks = [t for t in tasks if not t.done()]
         completed = True
         sched.finish()
     finally:
+        if current is not None:
+            await parser.run(current.close)  # type: ignore[attr-defined]
         if not completed:
             for task in tasks:
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
+            for slot in sched.pending():
+                handle = slot.handle
+                if isinstance(handle, asyncio.Task) and handle.done() and not handle.cancelled():
+                    body = handle.result().body
+                    if body is not None:
+                        body.close()
 
 
 def aread(

@@ -358,16 +358,20 @@ class _ThreadedTransport(httpx.AsyncBaseTransport):
 # --- hooks for fetch.py, aio.py and follow.py ----------------------------------------------
 
 
-def cached_transport(options: ReadOptions, limits: httpx.Limits) -> httpx.BaseTransport:
-    """The network transport of a Fetcher, behind the cache of ``options``."""
+def cached_transport(
+    options: ReadOptions, limits: httpx.Limits, inner: httpx.BaseTransport | None = None
+) -> httpx.BaseTransport:
+    """The network transport of a Fetcher (``inner``: the door's), behind the cache."""
     cache = HttpCache.for_options(options)
     assert cache is not None
-    return cache.transport(httpx.HTTPTransport(limits=limits))
+    return cache.transport(inner if inner is not None else httpx.HTTPTransport(limits=limits))
 
 
-def async_cached_transport(options: ReadOptions, limits: httpx.Limits) -> httpx.AsyncBaseTransport:
+def async_cached_transport(
+    options: ReadOptions, limits: httpx.Limits, inner: httpx.BaseTransport | None = None
+) -> httpx.AsyncBaseTransport:
     """The network transport of an AsyncFetcher, behind the cache of ``options``."""
-    return _ThreadedTransport(cached_transport(options, limits))
+    return _ThreadedTransport(cached_transport(options, limits, inner))
 
 
 def for_following(options: ReadOptions) -> ReadOptions:
@@ -382,7 +386,11 @@ def child_locs(entries: Iterable[Entry], base: str | None, options: ReadOptions)
     cache = options.cache if isinstance(options.cache, HttpCache) else None
     for entry in entries:
         if cache is not None:
-            cache.listed(urljoin(base, entry.loc) if base else entry.loc, entry.lastmod)
+            try:
+                url = urljoin(base, entry.loc) if base else entry.loc
+            except ValueError:  # a malformed loc: following fails that child alone
+                url = entry.loc
+            cache.listed(url, entry.lastmod)
         yield entry.loc
 
 

@@ -194,7 +194,7 @@ def convert(
     timeout: Annotated[
         float,
         typer.Option(metavar="SECONDS", min=0.001, rich_help_panel=REMOTE,
-                     help="HTTP read timeout."),
+                     help="HTTP timeout of one attempt, connect to last byte."),
     ] = 30.0,
     retries: Annotated[
         int,
@@ -209,8 +209,14 @@ def convert(
     header: Annotated[
         list[str] | None,
         typer.Option("-H", "--header", metavar="'NAME: VALUE'", rich_help_panel=REMOTE,
-                     help="Extra HTTP header (repeatable)."),
+                     help="Extra HTTP header (repeatable); sent only to the input URL's "
+                     "origin unless --forward-headers."),
     ] = None,
+    forward_headers: Annotated[
+        bool,
+        typer.Option("--forward-headers", rich_help_panel=REMOTE,
+                     help="Also send -H headers to other origins (redirects, children)."),
+    ] = False,
     max_depth: Annotated[
         int,
         typer.Option(metavar="N", min=0, rich_help_panel=REMOTE,
@@ -419,6 +425,7 @@ def convert(
         retries=retries, user_agent=user_agent, headers=header, max_depth=max_depth,
         max_sitemaps=max_sitemaps, allow_private=allow_private, max_bytes=max_bytes,
     )  # fmt: skip
+    remote["forward_headers"] = forward_headers
     if cache is not None and not cache.strip():
         raise typer.BadParameter("give the cache folder", param_hint="--cache")
     if trust_index_lastmod and (cache is None or not follow):
@@ -460,7 +467,12 @@ def convert(
 
         if report not in FORMATS:
             raise typer.BadParameter("use text or json", param_hint="--report")
-        raise typer.Exit(run(inputs, report_format=report, location=base_url, follow=follow))
+        from .options import ReadOptions
+
+        remote_opts = ReadOptions(**{k: v for k, v in remote.items() if k != "follow"})
+        raise typer.Exit(
+            run(inputs, report_format=report, location=base_url, follow=follow, options=remote_opts)
+        )
     if use_dask or scheduler is not None:
         from .cli_dask import run_cli_job
 

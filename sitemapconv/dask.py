@@ -55,8 +55,8 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
-from urllib.parse import urldefrag
 
+from .door import visit_key
 from .options import ReadOptions, build_options
 from .scaleout import (
     COLUMNS,
@@ -161,7 +161,7 @@ def _followed(sites: list[tuple[str, list[str]]], opts: ReadOptions) -> list[db.
     )
     visited: dict[int, set[str]] = {}
     for (no, _, url), top in zip(plan, tops, strict=True):
-        visited.setdefault(no, set()).update(urldefrag(u)[0] for u in (url, top.base) if u)
+        visited.setdefault(no, set()).update(visit_key(u) for u in (url, top.base) if u)
     kept: list[Record] = []
     large: list[tuple[str, str]] = []
     listed: list[Listed] = []
@@ -172,7 +172,7 @@ def _followed(sites: list[tuple[str, list[str]]], opts: ReadOptions) -> list[db.
         if top.kind != "index":
             kept.extend(top.records)
             continue
-        start = url if is_web(url) else None
+        start = site if is_web(site) else None  # the user's URL, never a discovered one
         base = top.base or url
         sched = Scheduler(opts, FollowStats(), start, base, iter(()), visited[no])
         for child in top.children:

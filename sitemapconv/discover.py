@@ -8,6 +8,13 @@ served with 200 is not a sitemap. Each probe reads no more than the detection he
 closes the connection. Probes run ``options.concurrency`` at a time; the result keeps the
 order above, with duplicates (same URL, or a redirect to one already found) dropped.
 
+Everything goes through the run's :class:`~sitemapconv.door.Door`, whose start is the site
+the user gave: robots.txt and its redirects, each ``Sitemap:`` line (http(s) only) and every
+probe are checked like any other hop, so a public robots.txt cannot point discovery into the
+local network, and a URL it lists never becomes "the start" that decides which addresses are
+allowed. Each probe takes one unit of the run's ``max_sitemaps`` budget; the robots.txt lines
+beyond it are not probed.
+
 The robots.txt parsing here is deliberately small (the ``Sitemap:`` lines only, per
 PROTOCOL.md §6); a full robots.txt parser is a separate concern.
 """
@@ -19,6 +26,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urljoin, urlsplit, urlunsplit
 
+from .door import Door, check_url, visit_key
 from .errors import SitemapError
 from .model import Document
 from .options import ReadOptions, build_options, emit_warning
@@ -99,35 +107,70 @@ def _probe(url: str, fetcher: Fetcher) -> tuple[str, str] | None:
         close()
 
 
-def discover(site: str, *, options: ReadOptions | None = None, **kwargs: Any) -> list[Found]:
+def discover(
+    site: str, *, options: ReadOptions | None = None, door: Door | None = None, **kwargs: Any
+) -> list[Found]:
     """The sitemaps of ``site``: robots.txt ``Sitemap:`` lines, then the well-known paths.
 
     Keyword arguments are :class:`~sitemapconv.options.ReadOptions` fields (timeouts,
     retries, user agent, headers, concurrency). A site with none returns an empty list.
+    ``door`` is the run's door when discovery is part of a larger read (its budget and
+    visited set are shared); by default ``site`` is the start of a door of its own.
     """
     from .fetch import Fetcher
 
     opts = build_options(ReadOptions, options, kwargs)
     bases = site_bases(site)
+    if door is None:
+        door = Door(opts, site)
     # Few retries: most well-known paths simply do not exist, and a probe is not worth waiting.
-    fetcher = Fetcher(replace(opts, retries=min(opts.retries, 1), on_warning=lambda _m: None))
+    fetcher = Fetcher(
+        replace(opts, retries=min(opts.retries, 1), on_warning=lambda _m: None), door=door
+    )
     try:
-        return _discover(bases, fetcher, opts)
+        return _discover(bases, fetcher, opts, door)
     finally:
         fetcher.close()
 
 
-def _discover(bases: list[str], fetcher: Fetcher, opts: ReadOptions) -> list[Found]:
-    robots = fetcher.get_text(urljoin(bases[-1], "robots.txt"))
-    listed = sitemaps_from_robots(robots) if robots else []
-    candidates: list[tuple[str, str]] = [(u, VIA_ROBOTS) for u in listed]
-    seen = {u for u, _ in candidates}
-    for base in bases:
-        for path in WELL_KNOWN_PATHS:
-            url = urljoin(base, path)
-            if url not in seen:
-                seen.add(url)
-                candidates.append((url, VIA_WELL_KNOWN))
+def _listed(robots_url: str, listed: list[str], door: Door, opts: ReadOptions) -> list[str]:
+    """The ``Sitemap:`` URLs of robots.txt that may be probed: http(s), well-formed."""
+    kept: list[str] = []
+    for url in listed:
+        reason = door.child_allowed(url, robots_url)
+        if reason is None:
+            try:
+                check_url(url)
+            except SitemapError as exc:
+                reason = exc.reason
+        if reason is not None:
+            emit_warning(opts.on_warning, f"{robots_url}: Sitemap: {url} not probed: {reason}")
+            continue
+        kept.append(url)
+    return kept
+
+
+def _discover(bases: list[str], fetcher: Fetcher, opts: ReadOptions, door: Door) -> list[Found]:
+    robots_url = urljoin(bases[-1], "robots.txt")
+    robots = fetcher.get_text(robots_url)
+    listed = _listed(robots_url, sitemaps_from_robots(robots) if robots else [], door, opts)
+    candidates: list[tuple[str, str]] = []
+    seen: set[str] = set()
+    for url, via in [(u, VIA_ROBOTS) for u in listed] + [
+        (urljoin(base, path), VIA_WELL_KNOWN) for base in bases for path in WELL_KNOWN_PATHS
+    ]:
+        key = visit_key(url)
+        if key in seen or door.seen(url):
+            continue
+        if not door.budget.take():
+            emit_warning(
+                opts.on_warning,
+                f"{robots_url}: discovery stopped: more than max_sitemaps "
+                f"{opts.max_sitemaps} sitemaps; {url} and later candidates not probed",
+            )
+            break
+        seen.add(key)
+        candidates.append((url, via))
     from concurrent.futures import ThreadPoolExecutor
 
     with ThreadPoolExecutor(max_workers=max(1, opts.concurrency)) as pool:
@@ -143,9 +186,9 @@ def _discover(bases: list[str], fetcher: Fetcher, opts: ReadOptions) -> list[Fou
                 )
             continue
         fmt, final = result
-        if final in finals or url in finals:
+        if visit_key(final) in finals or visit_key(url) in finals:
             continue
-        finals.update((final, url))
+        finals.update((visit_key(final), visit_key(url)))
         found.append(Found(url, via, fmt))
     return found
 
@@ -155,23 +198,27 @@ def read_discovered(
 ) -> Iterator[Document]:
     """Discover each site and open every sitemap found (followed when ``options.follow``).
 
-    One visited set spans everything, so an index and a child found separately are read
-    once. A site where nothing is found is a :class:`SitemapError`.
+    One door per site (its start is the site the user gave), one budget and one visited set
+    for the whole run, so an index and a child found separately are read once and
+    ``max_sitemaps`` counts probes and followed sitemaps together. A site where nothing is
+    found is a :class:`SitemapError`.
     """
-    from .api import open_document
-    from .follow import read_followed
+    from .door import Budget
+    from .follow import open_through, read_followed
 
     visited: set[str] = set()
+    budget = Budget(options.max_sitemaps)
     for site in sites:
-        found = discover(site, options=options)
+        door = Door(options, site, budget=budget, visited=visited)
+        found = discover(site, options=options, door=door)
         if not found:
             raise SitemapError(
                 "no sitemap or feed found (robots.txt and well-known paths)", source=site
             )
         for item in found:
             if options.follow:
-                if item.url in visited:
+                if door.seen(item.url):
                     continue
-                yield read_followed(item.url, format, options, visited=visited)
+                yield read_followed(item.url, format, options, door=door)
             else:
-                yield open_document(item.url, format, options)
+                yield open_through(item.url, format, options, door)

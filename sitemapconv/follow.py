@@ -9,17 +9,21 @@ The async driver (:mod:`sitemapconv.aio`) and the Dask tasks (:mod:`sitemapconv.
 reuse :class:`Scheduler`, :func:`read_child` and :func:`fetch_child`, which read one child
 completely.
 
-Safety rules (PROTOCOL.md §4, and SSRF hygiene for services that read untrusted sitemaps):
+Safety rules (sitemaps.org, and SSRF hygiene for services that read untrusted sitemaps) are
+those of the run's :class:`~sitemapconv.door.Door`, the one place that owns them:
 
-* A global visited set: a sitemap listed twice, or listing itself, is read once.
+* A visited set comparing RFC 3986-normalised URLs: a sitemap listed twice, or listing
+  itself in another spelling, is read once.
 * Nested indexes are followed with a warning, down to ``options.max_depth`` levels below
-  the top; at most ``options.max_sitemaps`` sitemaps are read in all.
+  the top; at most ``options.max_sitemaps`` sitemaps are read in all (one budget per run).
 * From a fetched (http) document only http(s) children are followed; a local index may
   also open local children (relative paths or ``file:`` URLs, resolved against its path).
-* With ``options.block_private`` (the default) a child whose host resolves to a loopback,
-  private, link-local or otherwise non-public address is refused before it is contacted,
-  redirect hops included, unless the starting URL resolved to an address of the same class:
-  a start on 127.0.0.1 allows loopback children but still refuses 10.x or 169.254.x.
+  A malformed child URL fails that child alone, with a warning.
+* With ``options.block_private`` (the default) a child on a loopback, private, link-local
+  or otherwise non-public address is refused (checked on the address connected to),
+  redirect hops included, unless the user's start URL resolved to an address of that class.
+* The top index of a followed URL is spooled to disk before any child is fetched, so a
+  slow consumer never holds the index's server connection open.
 
 The scheduling (:class:`Scheduler`) knows no threads, so :mod:`sitemapconv.aio` drives the
 same rules with asyncio tasks.
@@ -27,20 +31,21 @@ same rules with asyncio tasks.
 
 from __future__ import annotations
 
+import io
 import os
 import re
 import shutil
 import tempfile
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO
-from urllib.parse import urldefrag, urljoin, urlsplit
+from urllib.parse import urljoin, urlsplit
 
 from . import progress
-from .addresses import address_classes, is_blocked
+from .door import Door, Refused, check_url
 from .errors import SitemapError
 from .model import Document, Entry
 from .options import ReadOptions, emit_warning
@@ -124,7 +129,21 @@ class Result:
 
 
 def is_web(url: str) -> bool:
-    return urlsplit(url).scheme.lower() in _WEB
+    try:
+        return urlsplit(url).scheme.lower() in _WEB
+    except ValueError:
+        return False
+
+
+def join(base: str | None, loc: str) -> str:
+    """``loc`` resolved against ``base``; a URL too malformed to resolve is kept as written
+    (the door then fails that one child)."""
+    if not base:
+        return loc
+    try:
+        return urljoin(base, loc)
+    except ValueError:
+        return loc
 
 
 def document_location(source: Source, options: ReadOptions) -> str | None:
@@ -163,7 +182,7 @@ def read_child(
             base = ref.url
         with doc:
             if doc.format == "index":
-                children = [urljoin(base, e.loc) if base else e.loc for e in doc]
+                children = [join(base, e.loc) for e in doc]
                 return Result("index", children=children, warnings=warnings, base=base)
             entries = list(doc)
     except SitemapError as exc:
@@ -175,8 +194,15 @@ def read_child(
     return Result("pages", entries=entries, warnings=warnings, base=base)
 
 
-def fetch_child(ref: Ref, options: ReadOptions, fetcher: Fetcher | None, guard: Guard) -> Result:
-    """Thread worker: refuse, fetch and read one child."""
+def fetch_child(
+    ref: Ref,
+    options: ReadOptions,
+    fetcher: Fetcher | None,
+    guard: Guard,
+    *,
+    door: Door | None = None,
+) -> Result:
+    """Thread worker: refuse, fetch and read one child, through ``door`` (the run's)."""
     if not is_web(ref.url):
         return read_child(ref, options)
     reason = guard(ref.url)
@@ -184,7 +210,9 @@ def fetch_child(ref: Ref, options: ReadOptions, fetcher: Fetcher | None, guard: 
         return Result("refused", reason=reason)
     assert fetcher is not None
     try:
-        body, final, close = fetcher.open(ref.url, guard)
+        body, final, close = fetcher.open(ref.url, door=door)
+    except Refused as exc:
+        return Result("refused", reason=exc.reason)
     except SitemapError as exc:
         return Result("failed", reason=exc.reason)
     try:
@@ -204,6 +232,14 @@ class Slot:
     handle: Any = None
 
 
+def _busy(handle: Any) -> bool:
+    """True for a started child whose download is not over (a reserved slot included)."""
+    if handle is True:
+        return True
+    done = getattr(handle, "done", None)
+    return callable(done) and not done()
+
+
 class Scheduler:
     """The order, limits and bookkeeping of a follow, without any I/O of its own.
 
@@ -220,51 +256,55 @@ class Scheduler:
         top: str | None,
         top_children: Iterator[str],
         visited: set[str] | None = None,
+        *,
+        door: Door | None = None,
     ) -> None:
         self.options = options
         self.stats = stats
         self.start_url = start_url
-        self.visited: set[str] = visited if visited is not None else set()
+        if door is None:  # a scheduler of its own (a Dask task): the top took one unit
+            door = Door(options, start_url, visited=visited)
+            door.budget.take()
+        self.door = door
+        self.visited = door.visited
         self._top = top
         self._refs = top_children
         self._queue: deque[Slot] = deque()
-        self._running = 0
         self._limit_warned = False
-        self._admitted = 1  # the top document
-        self._start_classes: frozenset[str] | None = None
         self.concurrency = max(1, options.concurrency)
+        #: Children downloaded ahead of the one being read, at most (spooled meanwhile).
+        self.lookahead = 4 * self.concurrency
 
     def warn(self, message: str) -> None:
         emit_warning(self.options.on_warning, message)
 
     def mark_visited(self, url: str) -> bool:
-        """Record a sitemap as read; False when it already was."""
-        key = urldefrag(url)[0]
-        if key in self.visited:
-            return False
-        self.visited.add(key)
-        return True
+        """Record a sitemap as read; False when it already was (RFC 3986 normal forms)."""
+        return self.door.visit(url)
 
     def guard(self, url: str) -> str | None:
-        """The per-request check: refuse non-public hosts unless allowed (thread-safe)."""
-        if not self.options.block_private:
-            return None
-        if self._start_classes is None:
-            self._start_classes = address_classes(self.start_url)
-        return is_blocked(url, self.start_url, start=self._start_classes)
+        """The check before contact (scheme, well-formed, literal address; thread-safe).
+
+        Host names are checked by the transport on the address it connects to.
+        """
+        return self.door.refuse(url)
 
     def admit(self, url: str, parent: str | None, depth: int) -> Ref | None:
         """A Ref for a listed child, or None (with a warning or a count) when it is skipped."""
         stats, where = self.stats, parent or self._top or "index"
-        scheme = urlsplit(url).scheme.lower()
-        local_parent = parent is not None and urlsplit(parent).scheme.lower() == "file"
-        if scheme not in _WEB and not (scheme == "file" and local_parent):
+        refusal = self.door.child_allowed(url, parent)
+        if refusal is not None:
             stats.refused += 1
-            self.warn(
-                f"{where}: child sitemap {url} not followed: only http(s) children "
-                "are followed from this index"
-            )
+            self.warn(f"{where}: child sitemap {url} not followed: {refusal}")
             return None
+        if is_web(url) or not url.lower().startswith("file:"):
+            try:
+                check_url(url)
+            except SitemapError as exc:
+                stats.failed += 1
+                stats.failures.append((url, exc.reason))
+                self.warn(f"{where}: child sitemap failed: {exc.reason}; going on with the others")
+                return None
         if depth > self.options.max_depth:
             stats.not_followed += 1
             self.warn(
@@ -276,10 +316,10 @@ class Scheduler:
         if sitemap_filter is not None and not sitemap_filter(url):
             stats.filtered += 1
             return None
-        if urldefrag(url)[0] in self.visited:
+        if self.door.seen(url):
             stats.duplicates += 1
             return None
-        if self._admitted >= self.options.max_sitemaps:
+        if not self.door.budget.take():
             stats.not_followed += 1
             if not self._limit_warned:
                 self._limit_warned = True
@@ -289,34 +329,44 @@ class Scheduler:
                 )
             return None
         self.mark_visited(url)
-        self._admitted += 1
         return Ref(url, parent, depth)
 
     def _next_top(self) -> Ref | None:
         for url in self._refs:
-            ref = self.admit(urljoin(self._top, url) if self._top else url, self._top, 1)
+            ref = self.admit(join(self._top, url), self._top, 1)
             if ref is not None:
                 return ref
         return None
 
+    def in_flight(self) -> int:
+        """Children started and not finished downloading (a handle with ``done()`` false)."""
+        return sum(1 for slot in self._queue if _busy(slot.handle))
+
     def to_start(self) -> list[Slot]:
-        """The slots to start now; the driver sets each one's ``handle``."""
+        """The slots to start now; the driver sets each one's ``handle``.
+
+        Up to ``concurrency`` downloads run at once, also while the head child is being
+        read or awaited: a finished download frees its place at once, so one slow child
+        does not stall the others. At most ``lookahead`` children wait, spooled, for their
+        turn.
+        """
         started: list[Slot] = []
+        running = self.in_flight()
         for slot in self._queue:
             if slot.handle is not None:
                 continue
-            if self._running >= self.concurrency and slot is not self._queue[0]:
+            if running >= self.concurrency and slot is not self._queue[0]:
                 break
             slot.handle = True  # reserved: the driver replaces it with its own handle
-            self._running += 1
+            running += 1
             started.append(slot)
-        while self._running < self.concurrency:
+        while running < self.concurrency and len(self._queue) < self.lookahead:
             ref = self._next_top()
             if ref is None:
                 break
             slot = Slot(ref, handle=True)
             self._queue.append(slot)
-            self._running += 1
+            running += 1
             started.append(slot)
         return started
 
@@ -327,7 +377,6 @@ class Scheduler:
     def deliver(self, slot: Slot, result: Result) -> list[Entry]:
         """Account for the head child's result; returns its entries, in order."""
         self._queue.popleft()
-        self._running -= 1
         for message in result.warnings:
             self.warn(message)
         stats, url = self.stats, slot.ref.url
@@ -409,11 +458,14 @@ def download_child(
     assert fetcher is not None
     spool = tempfile.SpooledTemporaryFile(max_size=SPOOL_IN_MEMORY)  # noqa: SIM115 - handed on
     try:
-        body, final, close = fetcher.open(ref.url, guard)
+        body, final, close = fetcher.open(ref.url)
         try:
             shutil.copyfileobj(body, spool, 64 * 1024)
         finally:
             close()
+    except Refused as exc:
+        spool.close()
+        return Download("refused", reason=exc.reason)
     except SitemapError as exc:
         spool.close()
         return Download("failed", reason=exc.reason)
@@ -454,7 +506,7 @@ def stream_child(
                 from .cache import child_locs
 
                 locs = child_locs(doc, base, options)
-                children = [urljoin(base, loc) if base else loc for loc in locs]
+                children = [join(base, loc) for loc in locs]
                 taken = True
                 sched.deliver(slot, Result("index", children=children, base=base))
                 return
@@ -476,6 +528,45 @@ def stream_child(
             download.body.close()
 
 
+def spool_body(body: BinaryIO, close: Callable[[], None]) -> BinaryIO:
+    """The whole of a fetched body in a spooled temporary file, the connection closed.
+
+    The top index of a follow is read this way before its children are fetched: a server
+    that drops slow readers (nginx's send timeout) never sees one, however slowly the
+    consumer takes the entries.
+    """
+    spool = tempfile.SpooledTemporaryFile(max_size=SPOOL_IN_MEMORY)  # noqa: SIM115 - handed on
+    try:
+        shutil.copyfileobj(body, spool, 64 * 1024)
+    except BaseException:
+        spool.close()
+        raise
+    finally:
+        close()
+    spool.seek(0)
+    return Named(spool, getattr(body, "name", None) or "<stream>")  # type: ignore[arg-type,return-value]
+
+
+class Named(io.RawIOBase):
+    """A binary stream under the name messages should use for it (the URL it came from)."""
+
+    def __init__(self, inner: BinaryIO, name: str) -> None:
+        self._inner = inner
+        self.name = name
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, b: bytearray | memoryview) -> int:  # type: ignore[override]
+        data = self._inner.read(len(b))
+        b[: len(data)] = data
+        return len(data)
+
+    def close(self) -> None:
+        self._inner.close()
+        super().close()
+
+
 def _open_top(
     source: Source, format: str | None, options: ReadOptions, fetcher: Fetcher | None
 ) -> tuple[Document, str | None]:
@@ -484,14 +575,40 @@ def _open_top(
 
     if fetcher is not None and isinstance(source, str):
         body, final, close = fetcher.open(source)
+        spooled = spool_body(body, close)
         try:
-            doc = open_document(body, format, replace(options, base_url=options.base_url or final))
+            doc = open_document(
+                spooled, format, replace(options, base_url=options.base_url or final)
+            )
         except BaseException:
-            close()
+            spooled.close()
             raise
-        doc._on_close = close
+        doc._on_close = spooled.close
         return doc, options.base_url or final
     return open_document(source, format, options), document_location(source, options)
+
+
+def open_through(url: str, format: str | None, options: ReadOptions, door: Door) -> Document:
+    """Open one remote document (not followed) through ``door``, the run's policy."""
+    from .fetch import Fetcher
+
+    fetcher = Fetcher(options, door=door)
+    try:
+        doc, _location = _open_top(url, format, options, fetcher)
+    except BaseException:
+        fetcher.close()
+        raise
+    close_doc = doc._on_close
+
+    def close() -> None:
+        try:
+            if close_doc is not None:
+                close_doc()
+        finally:
+            fetcher.close()
+
+    doc._on_close = close
+    return doc
 
 
 def read_followed(
@@ -500,18 +617,25 @@ def read_followed(
     options: ReadOptions,
     *,
     visited: set[str] | None = None,
+    door: Door | None = None,
 ) -> FollowedDocument:
     """Open ``source``; when it is an index, stream the page entries of all its children.
 
-    ``visited`` may be shared between several calls (discovery) so that a sitemap reached
-    twice is read once. The top document's format is the result's ``format``.
+    ``door`` may be shared between several calls (discovery): its start decides which
+    addresses are allowed, its visited set reads a sitemap reached twice once, and its
+    budget counts every sitemap of the run. Without one, ``source`` is the start and the
+    top takes one unit of a fresh budget. The top document's format is the result's
+    ``format``.
     """
     from .cache import child_locs, count_hits, for_following
     from .fetch import Fetcher
 
     options = for_following(options)
     is_url = isinstance(source, str) and is_web(source)
-    fetcher = Fetcher(options) if is_url else None
+    if door is None:
+        door = Door(options, source if is_url else None, visited=visited)  # type: ignore[arg-type]
+        door.budget.take()
+    fetcher = Fetcher(options, door=door) if is_url else None
     try:
         top, location = _open_top(source, format, options, fetcher)
     except BaseException:
@@ -539,7 +663,7 @@ def read_followed(
             format=top.format, source=top.source, _entries=plain(), meta=top.meta, stats=stats
         )
     children = child_locs(top, location, options)
-    sched = Scheduler(options, stats, start_url, location, children, visited)
+    sched = Scheduler(options, stats, start_url, location, children, door=door)
     sched.mark_visited(location or top.source)
     if isinstance(source, str) and is_url:
         sched.mark_visited(source)
@@ -560,21 +684,29 @@ def _drive(
 
     pool = ThreadPoolExecutor(max_workers=sched.concurrency, thread_name_prefix="sitemapconv")
     completed = False
+
+    def start() -> None:
+        nonlocal fetcher
+        for slot in sched.to_start():
+            if fetcher is None and is_web(slot.ref.url):
+                fetcher = Fetcher(options, door=sched.door)  # local index, remote children
+            if is_web(slot.ref.url):
+                slot.handle = pool.submit(download_child, slot.ref, options, fetcher, sched.guard)
+            else:
+                slot.handle = Download("local")
+
     try:
         while True:
-            for slot in sched.to_start():
-                if fetcher is None and is_web(slot.ref.url):
-                    fetcher = Fetcher(options)  # a local index with remote children
-                if is_web(slot.ref.url):
-                    slot.handle = pool.submit(
-                        download_child, slot.ref, options, fetcher, sched.guard
-                    )
-                else:
-                    slot.handle = Download("local")
+            start()
             head = sched.head()
             if head is None:
                 break
             handle = head.handle
+            while isinstance(handle, Future) and not handle.done():
+                # Wait for the head, starting the next child whenever any download ends.
+                busy = [s.handle for s in sched.pending() if isinstance(s.handle, Future)]
+                wait([h for h in busy if not h.done()], return_when=FIRST_COMPLETED)
+                start()
             download = handle if isinstance(handle, Download) else handle.result()
             yield from stream_child(sched, head, download, options)
         completed = True
@@ -589,9 +721,14 @@ def _drive(
 
 
 def _discard(slot: Slot) -> None:
-    """Close the spooled body of a child that was downloaded but never read."""
+    """Close the spooled body of a child that was (or is being) downloaded but never read."""
     handle = slot.handle
-    if isinstance(handle, Future) and handle.done() and not handle.cancelled():
-        download = handle.result()
-        if download.body is not None:
-            download.body.close()
+    if isinstance(handle, Future):
+        handle.add_done_callback(_close_download)
+
+
+def _close_download(future: Future[Download]) -> None:
+    if not future.cancelled() and future.exception() is None:
+        body = future.result().body
+        if body is not None:
+            body.close()

@@ -21,13 +21,14 @@ from typing import TYPE_CHECKING
 from urllib.parse import quote, urlsplit
 
 from .errors import SitemapError
-from .fetch import DEFAULT_USER_AGENT
 from .options import ReadOptions, emit_warning
 from .retry import send_with_retries
 from .urls import encode_url
 
 if TYPE_CHECKING:
     import httpx
+
+    from .door import Door
 
 DEFAULT_ENDPOINT = "https://api.indexnow.org/indexnow"
 #: The IndexNow limit on URLs per request.
@@ -225,16 +226,41 @@ def indexnow_message(status: int) -> str:
     return "unexpected answer from the endpoint"
 
 
-def _client(options: ReadOptions, *, follow_redirects: bool) -> httpx.Client:
-    import httpx
+def _send(
+    client: httpx.Client,
+    door: Door,
+    method: str,
+    url: str,
+    *,
+    content: bytes | None = None,
+    headers: dict[str, str] | None = None,
+    follow_redirects: bool = False,
+) -> httpx.Response:
+    """One request through the door (deadline, address check, header scoping), its
+    redirects followed hop by hop when asked; the body is read whole."""
+    from .fetch import Chain
 
-    headers = {"User-Agent": options.user_agent or DEFAULT_USER_AGENT, **options.headers}
-    return httpx.Client(
-        follow_redirects=follow_redirects,
-        max_redirects=options.max_redirects,
-        timeout=httpx.Timeout(options.timeout, connect=options.connect_timeout),
-        headers=headers,
-    )
+    chain = Chain(url, door.options, door)
+    while True:
+        extensions = chain.begin()
+        response = client.request(
+            method,
+            chain.target,
+            content=content,
+            headers={**(headers or {}), **chain.headers()},
+            extensions=extensions,
+        )
+        if follow_redirects and response.is_redirect:
+            chain._redirect(response)
+            method, content = "GET", None
+            continue
+        return response
+
+
+def _client(options: ReadOptions, door: Door) -> httpx.Client:
+    from .door import make_client
+
+    return make_client(options, door)
 
 
 def _snippet(response: httpx.Response) -> str:
@@ -264,14 +290,23 @@ def iter_indexnow(
         return
     import httpx
 
-    with _client(opts, follow_redirects=False) as client:
+    from .door import Door, Refused
+
+    door = Door(opts, endpoint)  # the endpoint the caller gave is the start
+    with _client(opts, door) as client:
         for batch in batches:
 
             def send(body: bytes = batch.body) -> httpx.Response:
-                return client.post(endpoint, content=body, headers={"Content-Type": _JSON_TYPE})
+                return _send(
+                    client, door, "POST", endpoint, content=body,
+                    headers={"Content-Type": _JSON_TYPE},
+                )  # fmt: skip
 
             answer, error, attempts = send_with_retries(
-                send, opts, transport_errors=(httpx.TransportError,)
+                send,
+                opts,
+                transport_errors=(httpx.TransportError, SitemapError),
+                final_errors=(Refused,),
             )
             if answer is None:
                 yield _result(
@@ -381,9 +416,15 @@ def ping(
         return PingResult(url=url, sent=False, ok=True, message="not sent (dry run)")
     import httpx
 
-    with _client(opts, follow_redirects=True) as client:
+    from .door import Door, Refused
+
+    door = Door(opts, url)  # the engine the caller named is the start; its redirects are hops
+    with _client(opts, door) as client:
         answer, error, attempts = send_with_retries(
-            lambda: client.get(url), opts, transport_errors=(httpx.TransportError,)
+            lambda: _send(client, door, "GET", url, follow_redirects=True),
+            opts,
+            transport_errors=(httpx.TransportError, SitemapError),
+            final_errors=(Refused,),
         )
     if answer is None:
         return PingResult(

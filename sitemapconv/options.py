@@ -51,6 +51,8 @@ class ReadOptions:
     max_redirects: int = 10
     user_agent: str | None = None
     headers: Mapping[str, str] = field(default_factory=dict)
+    #: Also send ``headers`` to other origins than the start URL's (redirects, children).
+    forward_headers: bool = False
     #: Base URL used to resolve relative URLs and as the document's location.
     base_url: str | None = None
     #: Raise :class:`~sitemapconv.errors.PartialError` at the end of the entries when a

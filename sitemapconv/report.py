@@ -86,13 +86,18 @@ def run(
     location: str | None = None,
     follow: bool = False,
     file: TextIO | None = None,
+    options: ReadOptions | None = None,
 ) -> int:
-    """The CLI's ``--validate``: validate each input, print the report, return the exit code."""
+    """The CLI's ``--validate``: validate each input, print the report, return the exit code.
+
+    ``options`` carries the remote flags (timeouts, headers, ``--allow-private``...).
+    """
     from .validate import validate
 
+    opts = options if options is not None else ReadOptions()
     total = Report()
     for source in inputs:
-        total.merge(validate(source, location=location, follow=follow, options=ReadOptions()))
+        total.merge(validate(source, location=location, follow=follow, options=opts))
     stream = file if file is not None else sys.stdout
     if report_format == "json":
         print(total.to_json(), file=stream)

@@ -91,12 +91,14 @@ def send_with_retries(
     options: ReadOptions,
     *,
     transport_errors: tuple[type[BaseException], ...],
+    final_errors: tuple[type[BaseException], ...] = (),
     sleep: Callable[[float], None] = time.sleep,
 ) -> tuple[A | None, BaseException | None, int]:
     """Call ``send`` until it gives a final answer; return (answer, transport error, attempts).
 
     Exactly one of answer and error is set. Exceptions of ``transport_errors`` count as a
-    failed attempt; anything else propagates.
+    failed attempt; those of ``final_errors`` (a refusal by the door) end the tries at once;
+    anything else propagates.
     """
     attempt = 0
     while True:
@@ -105,6 +107,8 @@ def send_with_retries(
         error: BaseException | None = None
         try:
             answer = send()
+        except final_errors as exc:
+            return None, exc, attempt
         except transport_errors as exc:
             error = exc
         status = answer.status_code if answer is not None else None

@@ -19,8 +19,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
-from urllib.parse import urldefrag
 
+from .door import Door, visit_key
 from .errors import SitemapError
 from .model import Entry
 from .options import ReadOptions, emit_warning
@@ -149,7 +149,7 @@ def read_whole(site: str, source: str, options: ReadOptions) -> list[Record]:
         if not is_web(source):
             with open_document(source, None, opts) as doc:
                 return [entry_record(e, site, source) for e in doc]
-        body, final, close = shared_fetcher(options).open(source)
+        body, final, close = shared_fetcher(options).open(source, door=Door(options, site))
         try:
             with open_document(body, None, replace(opts, base_url=final)) as doc:
                 return [entry_record(e, site, source) for e in doc]
@@ -188,7 +188,7 @@ def _read_top(site: str, source: str, options: ReadOptions) -> Top:
         result = read_child(ref, options)
     else:
         try:
-            body, final, close = shared_fetcher(options).open(source)
+            body, final, close = shared_fetcher(options).open(source, door=Door(options, site))
         except SitemapError as exc:
             return Top("failed", [error_record(site, source, exc.reason)])
         try:
@@ -280,13 +280,13 @@ def _read_listed(
 ) -> list[Record]:
     from .follow import FollowStats, Result, Scheduler, fetch_child, is_web
 
-    seen = SiteVisited(visited.get(item.site_no, frozenset()), urldefrag(item.url)[0])
+    seen = SiteVisited(visited.get(item.site_no, frozenset()), visit_key(item.url))
     sched = Scheduler(options, FollowStats(), item.start, item.parent, iter([item.url]), seen)
     records: list[Record] = []
     while True:
         for slot in sched.to_start():
             fetcher = shared_fetcher(options) if is_web(slot.ref.url) else None
-            slot.handle = fetch_child(slot.ref, options, fetcher, sched.guard)
+            slot.handle = fetch_child(slot.ref, options, fetcher, sched.guard, door=sched.door)
         head = sched.head()
         if head is None:
             break

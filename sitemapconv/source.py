@@ -15,7 +15,7 @@ import zlib
 from collections.abc import Callable
 from contextlib import suppress
 from dataclasses import dataclass, field
-from typing import BinaryIO, Union
+from typing import TYPE_CHECKING, BinaryIO, Union
 from urllib.parse import unquote, urlsplit
 from urllib.request import url2pathname
 
@@ -23,6 +23,9 @@ from . import progress
 from .detect import HEAD_SIZE, Head
 from .errors import LimitError, ParseError, SitemapError
 from .options import ReadOptions, emit_warning
+
+if TYPE_CHECKING:
+    from .door import Door
 
 Source = Union[str, "os.PathLike[str]", bytes, bytearray, memoryview, BinaryIO]
 
@@ -206,8 +209,11 @@ def _open_path(path: str) -> BinaryIO:
         raise SitemapError("the path contains a NUL character", source=repr(path)) from None
 
 
-def open_source(source: Source, options: ReadOptions) -> Opened:
-    """Open any supported source as a capped stream of decompressed bytes with its head."""
+def open_source(source: Source, options: ReadOptions, door: Door | None = None) -> Opened:
+    """Open any supported source as a capped stream of decompressed bytes with its head.
+
+    A URL is fetched through ``door`` (the run's policy), else with the URL as the start.
+    """
     closers: list[Callable[[], None]] = []
     url: str | None = None
     raw: BinaryIO
@@ -225,7 +231,7 @@ def open_source(source: Source, options: ReadOptions) -> Opened:
             from .fetch import open_url
 
             name = text
-            raw, url, close = open_url(text, options)
+            raw, url, close = open_url(text, options, door)
             closers.append(close)
         else:
             if text.lower().startswith("file:"):

@@ -25,6 +25,7 @@ from .source import Source, open_source
 
 if TYPE_CHECKING:
     from .checks import Counted, Pass
+    from .door import Door
 
 # The checks package (and its rule tables) is imported by the first validation, not by
 # ``import sitemapconv``: it is a third of the package's import time.
@@ -49,9 +50,14 @@ def validate(
     size caps. Problems beyond ``max_per_rule`` of one rule in one file are counted only.
     Never raises for bad input: an unreadable source is a problem in the report.
     """
+    from .door import Door
+
     opts = options if options is not None else ReadOptions()
     report = Report()
-    run = _Run(report, replace(opts, base_url=None), follow, max_per_rule)
+    start = os.fspath(source) if isinstance(source, (str, os.PathLike)) else None
+    door = Door(opts, start if start and _is_http(start) else None)
+    door.budget.take()
+    run = _Run(report, replace(opts, base_url=None), follow, max_per_rule, door)
     run.file(source, location or opts.base_url, depth=0, parent=None)
     return report
 
@@ -59,12 +65,14 @@ def validate(
 class _Run:
     """One validation, possibly over several files when following an index."""
 
-    def __init__(self, report: Report, opts: ReadOptions, follow: bool, cap: int) -> None:
+    def __init__(
+        self, report: Report, opts: ReadOptions, follow: bool, cap: int, door: Door
+    ) -> None:
         self.report = report
         self.opts = opts
         self.follow = follow
         self.cap = cap
-        self.visited: set[str] = set()
+        self.door = door  # the run's policy: every fetch, every child goes through it
 
     def file(
         self,
@@ -80,7 +88,7 @@ class _Run:
         from .checks.urls import Scope
 
         try:
-            opened = open_source(source, self.opts)
+            opened = open_source(source, self.opts, self.door)
         except SitemapError as exc:
             if parent is not None:
                 out, line, loc = parent
@@ -154,19 +162,29 @@ class _Run:
                 f"children not followed: index nesting deeper than {self.opts.max_depth}",
             )
             return
+        from .follow import join
+
         for loc, line in state.children:
-            if len(self.visited) >= self.opts.max_sitemaps:
+            child_location = join(location, loc) if location else None
+            target = _local_twin(child_location, location, base) or join(base, loc)
+            refusal = self.door.child_allowed(target, base)
+            if refusal is not None:
+                out.error(
+                    "child-fetch",
+                    f"the child sitemap is not opened: {refusal}",
+                    line=line,
+                    url=loc,
+                )
+                continue
+            if self.door.seen(target):
+                continue
+            if not self.door.budget.take():
                 out.warning(
-                    "follow-limit", f"stopped following after {len(self.visited):,} sitemaps"
+                    "follow-limit",
+                    f"stopped following after {self.door.budget.used:,} sitemaps",
                 )
                 return
-            child_location = urljoin(location, loc) if location else None
-            target = _local_twin(child_location, location, base) or (
-                urljoin(base, loc) if base else loc
-            )
-            if target in self.visited:
-                continue
-            self.visited.add(target)
+            self.door.visit(target)
             if not _is_http(child_location):
                 child_location = target if _is_http(target) else None
             kind = self.file(target, child_location, depth=depth + 1, parent=(out, line, loc))

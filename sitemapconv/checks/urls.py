@@ -108,7 +108,11 @@ def check_url(
                 what=what,
             )
         return url
-    parts = urlsplit(url)
+    try:
+        parts = urlsplit(url)
+    except ValueError as exc:  # an unbalanced "[" in the host: urllib cannot split it
+        out.error("url-invalid", f"the {what} is not a valid URL ({exc})", line=line, url=url)
+        return url
     scheme = parts.scheme.lower()
     if not scheme or not parts.netloc:
         out.error(
