@@ -7,10 +7,16 @@ imported only when a feature needs them, so ``import sitemapconv`` stays cheap.
 
 from typing import TYPE_CHECKING, Any
 
-from .api import convert, read, write
-from .detect import detect
-from .diff import Change, Comparison, DiffStats, diff
-from .discover import Found, discover
+from ._api import convert, read, write
+from ._detect import detect
+from ._diff import Change, Comparison, DiffStats, diff
+from ._discover import Found, discover
+from ._filters import FilterOptions, FilterStats, apply_filters
+from ._model import Alternate, Document, Entry, FeedMeta, Image, News, Video
+from ._options import ReadOptions, WriteOptions
+from ._problems import Problem, Report
+from ._validate import validate
+from ._version import __version__
 from .errors import (
     DocumentConsumedError,
     FetchError,
@@ -22,20 +28,14 @@ from .errors import (
     SitemapWarning,
     WriteError,
 )
-from .filters import FilterOptions, FilterStats, apply_filters
-from .model import Alternate, Document, Entry, FeedMeta, Image, News, Video
-from .options import ReadOptions, WriteOptions
-from .problems import Problem, Report
-from .validate import validate
-from .version import __version__
 
 if TYPE_CHECKING:
-    from .aio import AsyncDocument, aread
-    from .cache import HttpCache
-    from .follow import FollowStats
+    from ._aio import AsyncDocument, aread
+    from ._cache import HttpCache
+    from ._follow import FollowStats
 
 #: Names imported on first use, because their modules pull in asyncio or threads.
-_LAZY = {"aread": "aio", "AsyncDocument": "aio", "FollowStats": "follow", "HttpCache": "cache"}
+_LAZY = {"aread": "_aio", "AsyncDocument": "_aio", "FollowStats": "_follow", "HttpCache": "_cache"}
 
 
 def __getattr__(name: str) -> Any:

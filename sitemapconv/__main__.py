@@ -1,5 +1,5 @@
 """``python -m sitemapconv`` runs the command line."""
 
-from .cli import main
+from ._cli.main import main
 
 main()

@@ -20,15 +20,15 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 from urllib.parse import quote, urlsplit
 
+from ._options import ReadOptions, emit_warning
+from ._retry import send_with_retries
+from ._urls import encode_url
 from .errors import SitemapError
-from .options import ReadOptions, emit_warning
-from .retry import send_with_retries
-from .urls import encode_url
 
 if TYPE_CHECKING:
     import httpx
 
-    from .door import Door
+    from ._door import Door
 
 DEFAULT_ENDPOINT = "https://api.indexnow.org/indexnow"
 #: The IndexNow limit on URLs per request.
@@ -238,7 +238,7 @@ def _send(
 ) -> httpx.Response:
     """One request through the door (deadline, address check, header scoping), its
     redirects followed hop by hop when asked; the body is read whole."""
-    from .fetch import Chain
+    from ._fetch import Chain
 
     chain = Chain(url, door.options, door)
     while True:
@@ -258,7 +258,7 @@ def _send(
 
 
 def _client(options: ReadOptions, door: Door) -> httpx.Client:
-    from .door import make_client
+    from ._door import make_client
 
     return make_client(options, door)
 
@@ -290,7 +290,7 @@ def iter_indexnow(
         return
     import httpx
 
-    from .door import Door, Refused
+    from ._door import Door, Refused
 
     door = Door(opts, endpoint)  # the endpoint the caller gave is the start
     with _client(opts, door) as client:
@@ -368,7 +368,7 @@ def indexnow(
 ) -> list[BatchResult]:
     """Submit ``urls`` to an IndexNow endpoint, one POST per host and 10,000 URLs.
 
-    Transport failures, 429 and 5xx are retried per :mod:`sitemapconv.retry` with
+    Transport failures, 429 and 5xx are retried per :mod:`sitemapconv._retry` with
     ``options.retries``, ``backoff``, ``max_retry_after``, ``timeout`` and ``user_agent``.
     Failed batches do not raise: each :class:`BatchResult` says how its batch went. A bad key,
     endpoint or key location raises :class:`NotifyUsageError` before anything is sent.
@@ -416,7 +416,7 @@ def ping(
         return PingResult(url=url, sent=False, ok=True, message="not sent (dry run)")
     import httpx
 
-    from .door import Door, Refused
+    from ._door import Door, Refused
 
     door = Door(opts, url)  # the engine the caller named is the start; its redirects are hops
     with _client(opts, door) as client:

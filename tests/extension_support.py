@@ -10,8 +10,8 @@ from pathlib import Path
 from typing import Any
 
 import sitemapconv
-from sitemapconv.model import Entry
-from sitemapconv.urls import encode_url
+from sitemapconv._model import Entry
+from sitemapconv._urls import encode_url
 
 DATA = Path(__file__).parent / "data"
 

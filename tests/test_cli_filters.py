@@ -17,12 +17,12 @@ from pathlib import Path
 import pytest
 
 import sitemapconv
-from sitemapconv.filters import FilterOptions
+from sitemapconv._filters import FilterOptions
 
 
 def has_reader(name: str) -> bool:
     try:
-        from sitemapconv.registry import get_reader
+        from sitemapconv._registry import get_reader
 
         get_reader(name)
     except ImportError:

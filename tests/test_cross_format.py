@@ -1,6 +1,6 @@
 """Extensions across formats: xml -> feed -> back, feed -> xml -> back, and what is dropped.
 
-What a feed carries of the sitemap extensions (Media RSS, :mod:`sitemapconv.writers.media`,
+What a feed carries of the sitemap extensions (Media RSS, :mod:`sitemapconv.writers._mediarss`,
 and Atom links):
 
 - images: ``loc``, ``title``, ``caption`` (``geo_location`` and ``license`` are dropped);
@@ -21,8 +21,8 @@ from pathlib import Path
 
 import pytest
 
-from sitemapconv.model import Alternate, Entry, Image, Video
-from sitemapconv.urls import encode_url
+from sitemapconv._model import Alternate, Entry, Image, Video
+from sitemapconv._urls import encode_url
 
 from .conftest import Run
 from .extension_support import (

@@ -25,12 +25,12 @@ pytest.importorskip("pyarrow")
 from pytest_httpserver import HTTPServer  # noqa: E402
 
 import sitemapconv  # noqa: E402
-from sitemapconv import scaleout  # noqa: E402
-from sitemapconv.dask import SCHEMA, read_sitemaps, to_dataframe  # noqa: E402
-from sitemapconv.dates import format_w3c  # noqa: E402
-from sitemapconv.scaleout import COLUMNS  # noqa: E402
-from sitemapconv.writers.csv import COLUMNS as CSV_COLUMNS  # noqa: E402
-from sitemapconv.writers.tabular import ROW_KEYS  # noqa: E402
+from sitemapconv import _scaleout as scaleout  # noqa: E402
+from sitemapconv._dates import format_w3c  # noqa: E402
+from sitemapconv._scaleout import COLUMNS  # noqa: E402
+from sitemapconv.cluster import SCHEMA, read_sitemaps, to_dataframe  # noqa: E402
+from sitemapconv.writers._csv import COLUMNS as CSV_COLUMNS  # noqa: E402
+from sitemapconv.writers._tabular import ROW_KEYS  # noqa: E402
 
 from .conftest import DATA, SAMPLES, Run  # noqa: E402
 
@@ -289,7 +289,7 @@ def test_options_are_checked_and_unknown_ones_refused() -> None:
 # --- the core package stays free of dask --------------------------------------------------
 
 
-@pytest.mark.parametrize("module", ["sitemapconv", "sitemapconv.cli"])
+@pytest.mark.parametrize("module", ["sitemapconv", "sitemapconv._cli.main"])
 def test_core_import_does_not_load_dask(module: str) -> None:
     code = f"import sys, {module}; print('dask' in sys.modules, 'pandas' in sys.modules)"
     out = subprocess.run(
@@ -438,7 +438,7 @@ def test_a_big_top_that_turns_into_an_index_on_the_second_read_is_an_error_row(
 
 
 def test_job_format_uses_the_registrys_names() -> None:
-    from sitemapconv.cli_dask import job_format
+    from sitemapconv._cli.dask_mode import job_format
 
     assert job_format("NDJSON", "-") == "jsonl" and job_format("csv", "x") == "csv"
     assert job_format(None, "rows.jsonl.gz") == "jsonl"

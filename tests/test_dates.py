@@ -8,7 +8,7 @@ from email.utils import format_datetime
 from hypothesis import given
 from hypothesis import strategies as st
 
-from sitemapconv.dates import format_rfc822, parse_rfc822
+from sitemapconv._dates import format_rfc822, parse_rfc822
 
 _ZONES = st.one_of(
     st.none(),

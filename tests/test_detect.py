@@ -7,12 +7,12 @@ from pathlib import Path
 import pytest
 
 import sitemapconv
-from sitemapconv.detect import Head, detect
+from sitemapconv._detect import Head, detect
+from sitemapconv._registry import ALIASES, get_reader
 from sitemapconv.errors import FormatError
-from sitemapconv.readers.index import IndexReader
-from sitemapconv.readers.sitemap import SitemapReader
-from sitemapconv.readers.text import TextReader
-from sitemapconv.registry import ALIASES, get_reader
+from sitemapconv.readers._index import IndexReader
+from sitemapconv.readers._text import TextReader
+from sitemapconv.readers._urlset import SitemapReader
 
 DATA = Path(__file__).resolve().parent / "data" / "sitemaps"
 NS = "http://www.sitemaps.org/schemas/sitemap/0.9"

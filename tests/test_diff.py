@@ -1,4 +1,4 @@
-"""``--diff OLD`` and :func:`sitemapconv.diff`: added, removed and changed URLs.
+"""``--diff OLD`` and :func:`sitemapconv._diff`: added, removed and changed URLs.
 
 Every test builds two real snapshots on disk (or serves them on loopback) and checks the
 exact sets of changes, in several format pairs.
@@ -18,8 +18,8 @@ import pytest
 from pytest_httpserver import HTTPServer
 
 import sitemapconv
-from sitemapconv.diff import Change, check_fields
-from sitemapconv.filters import FilterOptions
+from sitemapconv._diff import Change, check_fields
+from sitemapconv._filters import FilterOptions
 
 from .conftest import Run
 

@@ -17,7 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sitemapconv.model import (
+from sitemapconv._model import (
     Alternate,
     Entry,
     Image,

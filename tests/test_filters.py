@@ -1,4 +1,4 @@
-"""Transforms on the entry stream (sitemapconv.filters), on Entry objects built directly."""
+"""Transforms on the entry stream (sitemapconv._filters), on Entry objects built directly."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from collections.abc import Iterator
 import pytest
 
 import sitemapconv
-from sitemapconv.filters import (
+from sitemapconv._filters import (
     FilterOptions,
     FilterStats,
     Pipeline,
@@ -26,8 +26,8 @@ from sitemapconv.filters import (
     until,
     url_digest,
 )
-from sitemapconv.model import Entry
-from sitemapconv.urlnorm import _normalize
+from sitemapconv._model import Entry
+from sitemapconv._urlnorm import _normalize
 
 UTC = dt.timezone.utc
 PLUS2 = dt.timezone(dt.timedelta(hours=2))

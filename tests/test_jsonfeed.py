@@ -13,7 +13,7 @@ import pytest
 
 import sitemapconv
 from sitemapconv import Entry, Image, ParseError, SitemapError, Video
-from sitemapconv.detect import detect
+from sitemapconv._detect import detect
 
 from .conftest import SAMPLES, Run
 

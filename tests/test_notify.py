@@ -9,7 +9,8 @@ from urllib.parse import unquote
 import pytest
 from pytest_httpserver import HTTPServer
 
-from sitemapconv.fetch import DEFAULT_USER_AGENT
+from sitemapconv._fetch import DEFAULT_USER_AGENT
+from sitemapconv._options import ReadOptions
 from sitemapconv.notify import (
     MAX_URLS_PER_REQUEST,
     NotifyUsageError,
@@ -18,7 +19,6 @@ from sitemapconv.notify import (
     ping,
     plan_batches,
 )
-from sitemapconv.options import ReadOptions
 
 KEY = "a1b2c3d4e5f6-0789"
 FAST = ReadOptions(retries=2, backoff=0.01, timeout=5.0)

@@ -21,7 +21,7 @@ ROBOTS = b"User-agent: *\r\nDisallow: /private/\r\n# keep me \xff\r\nAllow: /"
 
 def _has_txt_reader() -> bool:
     try:
-        from sitemapconv.registry import get_reader
+        from sitemapconv._registry import get_reader
 
         get_reader("txt")
     except ImportError:

@@ -1,4 +1,4 @@
-"""Progress display and summary (sitemapconv.progress), and the CLI's -v / --quiet.
+"""Progress display and summary (sitemapconv._progress), and the CLI's -v / --quiet.
 
 The display must appear only on a terminal: a pseudo-terminal (the ``pty`` module) stands in
 for one, and a pipe for everything else.
@@ -17,16 +17,16 @@ from pathlib import Path
 
 import pytest
 
-from sitemapconv import progress as progress_module
-from sitemapconv.filters import FilterOptions, Pipeline
-from sitemapconv.model import Entry
-from sitemapconv.progress import Progress, current, summary_line
+from sitemapconv import _progress as progress_module
+from sitemapconv._filters import FilterOptions, Pipeline
+from sitemapconv._model import Entry
+from sitemapconv._progress import Progress, current, summary_line
 
 # A child that feeds a Progress slowly enough (about 0.6 s) for several redraws, then reports
 # whether rich was imported.
 CHILD = """
 import sys, time
-from sitemapconv.progress import Progress
+from sitemapconv._progress import Progress
 with Progress.for_terminal(quiet={quiet}) as p:
     for i in range(30):
         p.entry()
@@ -147,7 +147,7 @@ def test_summary_line_lists_only_filters_that_dropped() -> None:
 
 def has_txt_reader() -> bool:
     try:
-        from sitemapconv.registry import get_reader
+        from sitemapconv._registry import get_reader
 
         get_reader("txt")
     except ImportError:
@@ -235,7 +235,7 @@ def test_cli_progress_display_appears_only_on_a_terminal(url_list: Path, tmp_pat
 def test_following_feeds_the_progress_counters(tmp_path: Path) -> None:
     """Sitemaps read, failed and bytes reach the display from the library's follow code."""
     import sitemapconv
-    from sitemapconv.progress import Progress
+    from sitemapconv._progress import Progress
 
     (tmp_path / "a.xml").write_text(
         '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">'

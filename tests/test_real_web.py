@@ -17,10 +17,10 @@ from pathlib import Path
 import pytest
 
 import sitemapconv
+from sitemapconv._model import Entry, Image
+from sitemapconv._registry import writer_names
+from sitemapconv._urls import encode_url
 from sitemapconv.errors import LimitError, SitemapError, SitemapWarning
-from sitemapconv.model import Entry, Image
-from sitemapconv.registry import writer_names
-from sitemapconv.urls import encode_url
 
 from .conftest import DATA, ROOT, SAMPLES, Run
 
@@ -343,7 +343,7 @@ def test_library_warnings_point_at_the_callers_line() -> None:
 
 
 def test_html_to_text() -> None:
-    from sitemapconv.htmltext import html_to_text
+    from sitemapconv._htmltext import html_to_text
 
     assert html_to_text("Dates &lt;are&gt; hard") == "Dates <are> hard"
     assert html_to_text("<p>A <b>bold</b></p><p>move</p>") == "A bold move"

@@ -1,11 +1,11 @@
-"""sitemapconv.report: the text rendering, with and without colour."""
+"""sitemapconv._report: the text rendering, with and without colour."""
 
 from __future__ import annotations
 
 import io
 
-from sitemapconv.problems import Collector, Report
-from sitemapconv.report import render_text, summary
+from sitemapconv._problems import Collector, Report
+from sitemapconv._report import render_text, summary
 
 
 def sample() -> Report:

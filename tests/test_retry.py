@@ -6,8 +6,8 @@ import datetime as dt
 
 import pytest
 
-from sitemapconv.options import ReadOptions
-from sitemapconv.retry import is_retryable, parse_retry_after, retry_delay, send_with_retries
+from sitemapconv._options import ReadOptions
+from sitemapconv._retry import is_retryable, parse_retry_after, retry_delay, send_with_retries
 
 NOW = dt.datetime(2024, 5, 1, 12, 0, 0, tzinfo=dt.timezone.utc)
 

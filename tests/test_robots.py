@@ -10,8 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from sitemapconv.errors import SitemapError
-from sitemapconv.robots import (
+from sitemapconv._robots import (
     SitemapUrlError,
     same_url,
     sitemap_line,
@@ -19,6 +18,7 @@ from sitemapconv.robots import (
     update_robots,
     updated_robots,
 )
+from sitemapconv.errors import SitemapError
 
 URL = "https://example.com/sitemap.xml"
 ROBOTS = b"User-agent: *\nDisallow: /private/\n\nSitemap: https://example.com/news.xml\n"

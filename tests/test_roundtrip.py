@@ -8,7 +8,7 @@ import io
 import pytest
 
 import sitemapconv
-from sitemapconv.model import When
+from sitemapconv._model import When
 
 from .conftest import SAMPLES
 

@@ -13,8 +13,8 @@ import pytest
 
 import sitemapconv
 from sitemapconv import Entry, Image, SitemapError, WriteError
-from sitemapconv.limits import PROTOCOL_MAX_BYTES
-from sitemapconv.split import PartName
+from sitemapconv._limits import PROTOCOL_MAX_BYTES
+from sitemapconv._split import PartName
 from tests.sitemap_schemas import NS, assert_valid
 
 BASE = dt.datetime(2024, 1, 1, tzinfo=dt.timezone.utc)

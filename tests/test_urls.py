@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from sitemapconv.urls import encode_url
+from sitemapconv._urls import encode_url
 
 
 @pytest.mark.parametrize(

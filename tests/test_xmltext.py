@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from lxml import etree
 
-from sitemapconv.xmltext import escape, has_forbidden, strip_forbidden
+from sitemapconv._xmltext import escape, has_forbidden, strip_forbidden
 
 _PARSER = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False)
 

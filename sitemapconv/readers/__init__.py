@@ -1,8 +1,8 @@
 """Readers: one module per input format, each a streaming generator of entries.
 
 A reader class declares its ``name``, ``aliases`` and ``mimetypes`` and scores a document
-head with :meth:`Reader.sniff` (Pygments' ``analyse_text``). :mod:`sitemapconv.registry`
-finds readers by name and :mod:`sitemapconv.detect` runs the sniffing contest.
+head with :meth:`Reader.sniff` (Pygments' ``analyse_text``). :mod:`sitemapconv._registry`
+finds readers by name and :mod:`sitemapconv._detect` runs the sniffing contest.
 """
 
 from __future__ import annotations
@@ -11,10 +11,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import BinaryIO, ClassVar
 
-from ..detect import Head
+from .._detect import Head
+from .._model import Entry, FeedMeta
+from .._options import ReadOptions, emit_warning
 from ..errors import FormatError
-from ..model import Entry, FeedMeta
-from ..options import ReadOptions, emit_warning
 
 
 @dataclass(slots=True)

@@ -1,7 +1,7 @@
 """Writers: one module per output format, each streaming entries to a binary sink.
 
 A writer class declares its ``name``, ``aliases`` and default ``extensions`` (used to pick
-the format from ``-o`` when ``-t`` is absent). :mod:`sitemapconv.registry` finds them.
+the format from ``-o`` when ``-t`` is absent). :mod:`sitemapconv._registry` finds them.
 """
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import BinaryIO, ClassVar
 
-from ..model import Entry, FeedMeta
-from ..options import WriteOptions, emit_warning
+from .._model import Entry, FeedMeta
+from .._options import WriteOptions, emit_warning
 
 
 @dataclass(slots=True)

@@ -14,9 +14,9 @@ import sys
 import time
 from xml.sax.saxutils import escape
 
-from sitemapconv.model import Entry
+from sitemapconv._model import Entry
 from sitemapconv.writers import WriteContext
-from sitemapconv.writers.sitemap import SitemapWriter
+from sitemapconv.writers._urlset import SitemapWriter
 
 
 def make_entries(n: int) -> list[Entry]:

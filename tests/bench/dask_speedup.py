@@ -25,7 +25,7 @@ from distributed import Client, LocalCluster
 from pytest_httpserver import HTTPServer
 from werkzeug import Request, Response
 
-from sitemapconv.dask import read_sitemaps
+from sitemapconv.cluster import read_sitemaps
 
 SITES, CHILDREN, URLS, LATENCY = 100, 2, 50, 0.1
 WORKERS, THREADS = 2, 4
@@ -107,7 +107,7 @@ def main() -> None:
             ) as cluster,
             Client(cluster) as client,
         ):
-            client.run(lambda: __import__("sitemapconv.scaleout"))  # warm the imports
+            client.run(lambda: __import__("sitemapconv._scaleout"))  # warm the imports
             started = time.perf_counter() - began
             spans.clear()
             dist = timed(job)

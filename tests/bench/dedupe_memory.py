@@ -13,8 +13,8 @@ import time
 import tracemalloc
 from collections.abc import Iterator
 
-from sitemapconv.filters import dedupe
-from sitemapconv.model import Entry
+from sitemapconv._filters import dedupe
+from sitemapconv._model import Entry
 
 N = 1_000_000
 PAGE = "example.com/products/category-{}/item-{}.html?ref=sitemap"

@@ -7,7 +7,7 @@ the new snapshot drops 1% of the old URLs, adds 1% new ones and changes the last
 Then runs ``sitemapconv new.xml --diff old.xml -t jsonl -o changes.jsonl`` in a fresh
 process and reports its wall and CPU time and peak RSS (``ru_maxrss`` of the child), and
 checks the counts. What the comparison keeps in memory is one ~60-byte record per old URL
-(see :mod:`sitemapconv.diff`); neither side is held as entries.
+(see :mod:`sitemapconv._diff`); neither side is held as entries.
 """
 
 from __future__ import annotations

@@ -162,7 +162,7 @@ def end_to_end(files: dict[str, Path], repeat: int) -> list[str]:
     with tempfile.TemporaryDirectory(dir=rss.parent) as tmp:
         for _ in range(repeat):  # interleaved like the cases
             whole.append(timed_process([str(exe), str(rss), "-t", "xml", "-o", f"{tmp}/out.xml"]))
-            start.append(timed_process([sys.executable, "-c", "import sitemapconv.cli"]))
+            start.append(timed_process([sys.executable, "-c", "import sitemapconv._cli.main"]))
             noop.append(timed_process([str(exe), "--version"]))
             reads.append(run_task("sitemapconv_read", rss))
             writes.append(run_task("sitemapconv_write", rss))

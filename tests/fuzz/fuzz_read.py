@@ -42,13 +42,7 @@ def _atheris(argv: list[str]) -> None:
     import atheris
 
     with atheris.instrument_imports():
-        import sitemapconv
-        import sitemapconv.readers.atom
-        import sitemapconv.readers.atom03
-        import sitemapconv.readers.index
-        import sitemapconv.readers.rss
-        import sitemapconv.readers.sitemap
-        import sitemapconv.readers.text  # noqa: F401
+        pass
     from tests.hostile.mutations import SEEDS, read_everything
 
     corpus = [a for a in argv[1:] if not a.startswith("-") and Path(a).is_dir()]

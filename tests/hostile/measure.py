@@ -28,8 +28,8 @@ MAX_PEAK_MB = 400.0
 _ZYGOTE = r"""
 import json, os, resource, sys, time, traceback
 import sitemapconv
-import sitemapconv.readers.sitemap, sitemapconv.readers.index, sitemapconv.readers.rss
-import sitemapconv.readers.atom, sitemapconv.readers.atom03, sitemapconv.readers.text
+import sitemapconv.readers._urlset, sitemapconv.readers._index, sitemapconv.readers._rss
+import sitemapconv.readers._atom, sitemapconv.readers._atom03, sitemapconv.readers._text
 from sitemapconv.errors import SitemapError
 
 

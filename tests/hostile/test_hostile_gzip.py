@@ -1,6 +1,6 @@
 """gzip bombs: 2 GiB of spaces in about 2 MB stop at the size cap, from files and over HTTP.
 
-sitemapconv.source inflates incrementally with a bounded output per call (``_Gunzip``) under
+sitemapconv._source inflates incrementally with a bounded output per call (``_Gunzip``) under
 a byte counter (``_Capped``), so the bomb must stop with a LimitError after about ``max_bytes``
 of output, having consumed only the compressed bytes that make that much.
 """
@@ -15,9 +15,9 @@ import pytest
 from pytest_httpserver import HTTPServer
 
 import sitemapconv
+from sitemapconv._options import DEFAULT_MAX_BYTES, ReadOptions
+from sitemapconv._source import open_source
 from sitemapconv.errors import FormatError, LimitError
-from sitemapconv.options import DEFAULT_MAX_BYTES, ReadOptions
-from sitemapconv.source import open_source
 
 from .documents import DECLARATION, KINDS, Kind
 from .measure import measure

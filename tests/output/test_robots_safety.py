@@ -7,8 +7,8 @@ from urllib.robotparser import RobotFileParser
 
 import pytest
 
+from sitemapconv._robots import SitemapUrlError, check_sitemap_url, update_robots
 from sitemapconv.errors import SitemapError
-from sitemapconv.robots import SitemapUrlError, check_sitemap_url, update_robots
 
 from ..conftest import Run
 

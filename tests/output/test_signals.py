@@ -77,7 +77,7 @@ def test_plain_run_killed_mid_write(big_list: Path, tmp_path: Path, signum: int)
 def test_signals_wait_while_renames_run() -> None:
     import os
 
-    from sitemapconv import termination
+    from sitemapconv import _termination as termination
 
     before = signal.getsignal(signal.SIGTERM)
     order: list[str] = []

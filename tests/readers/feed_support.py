@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-import importlib.util
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-
-import pytest
 
 import sitemapconv
 from sitemapconv import Entry, FeedMeta
@@ -37,16 +34,6 @@ def read_all(source: Any, format: str | None = None, **options: Any) -> Result:
 
 def feed(name: str) -> Path:
     return FEEDS / name
-
-
-#: Detection runs every registered reader's sniffer, so it needs every reader module.
-needs_all_readers = pytest.mark.skipif(
-    any(
-        importlib.util.find_spec(f"sitemapconv.readers.{m}") is None
-        for m in ("sitemap", "index", "text")
-    ),
-    reason="detection needs the sitemap, index and text readers (merged separately)",
-)
 
 
 def write_rss(path: Path, n: int) -> Path:

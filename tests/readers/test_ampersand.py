@@ -9,11 +9,7 @@ from html.entities import name2codepoint
 from hypothesis import given
 from hypothesis import strategies as st
 
-from sitemapconv.readers.ampersand import (
-    AmpersandFixer,
-    AmpersandFixingReader,
-    fix_ampersands,
-)
+from sitemapconv.readers._repair import AmpersandFixer, AmpersandFixingReader, fix_ampersands
 
 
 def test_bare_ampersands_are_escaped() -> None:

@@ -7,7 +7,7 @@ import io
 
 import pytest
 
-from sitemapconv.readers.ampersand import AmpersandFixingReader
+from sitemapconv.readers._repair import AmpersandFixingReader
 
 
 class Trickle(io.RawIOBase):

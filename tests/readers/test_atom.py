@@ -9,14 +9,13 @@ import pytest
 
 import sitemapconv
 from sitemapconv import Alternate, Image, Video
-from sitemapconv.detect import Head
+from sitemapconv._detect import Head
 from sitemapconv.errors import FormatError
-from sitemapconv.readers.atom import AtomReader
+from sitemapconv.readers._atom import AtomReader
 
 from .feed_support import (
     SAMPLES,
     feed,
-    needs_all_readers,
     process_peak_kib,
     read_all,
     traced_peak,
@@ -239,7 +238,6 @@ def test_sniff_scores() -> None:
     assert AtomReader.sniff(Head(b'<rss version="2.0">')) == 0.0
 
 
-@needs_all_readers
 @pytest.mark.parametrize(
     "path",
     [SAMPLES / "feed.atom", feed("atom10-real-reddit.xml"), feed("atom10-rfc4287-example.xml")],

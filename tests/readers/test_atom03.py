@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 import sitemapconv
-from sitemapconv.detect import Head
-from sitemapconv.readers.atom03 import Atom03Reader
+from sitemapconv._detect import Head
+from sitemapconv.readers._atom03 import Atom03Reader
 
-from .feed_support import SAMPLES, feed, needs_all_readers, read_all
+from .feed_support import SAMPLES, feed, read_all
 
 UTC = dt.timezone.utc
 
@@ -135,7 +135,6 @@ def test_sniff_scores() -> None:
     assert Atom03Reader.sniff(Head(b"<rss>")) == 0.0
 
 
-@needs_all_readers
 @pytest.mark.parametrize(
     "path", [SAMPLES / "feed.atom03", feed("atom03-rome.xml"), feed("atom03-entry-link.xml")]
 )

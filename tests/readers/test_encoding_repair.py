@@ -1,4 +1,4 @@
-"""Mislabelled and invalid encodings in every XML reader (sitemapconv.readers.encoding).
+"""Mislabelled and invalid encodings in every XML reader (sitemapconv.readers._encoding).
 
 libxml2 stops at the first byte that is invalid in a declared non-UTF-8 encoding; these tests
 check that every entry after such a byte is still read, and that the text comes out right when
@@ -13,7 +13,7 @@ import pytest
 
 import sitemapconv
 from sitemapconv.readers import ReadContext
-from sitemapconv.readers.encoding import Utf8Input
+from sitemapconv.readers._encoding import Utf8Input
 from tests.hostile.documents import BY_NAME, KIND_NAMES, KINDS, Kind
 
 SLUGS = [f"p{i}" for i in range(300)]

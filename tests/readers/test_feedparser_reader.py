@@ -12,7 +12,7 @@ from pytest_httpserver import HTTPServer
 
 import sitemapconv
 from sitemapconv import FormatError, LimitError
-from sitemapconv.detect import detect
+from sitemapconv._detect import detect
 
 from ..conftest import Run
 from .feed_support import read_all
@@ -203,7 +203,7 @@ def test_cli_reads_cdf(cli: Run, tmp_path) -> None:  # type: ignore[no-untyped-d
 
 def test_fallback_is_bounded() -> None:
     # Past RESCUE_LIMIT the streaming reader keeps nothing for feedparser: it says so instead.
-    from sitemapconv.readers.feedparser_reader import RESCUE_LIMIT
+    from sitemapconv.readers._feedparser import RESCUE_LIMIT
 
     item = b'<item><title>x</title><link href="http://example.com/a"/></item>'
     doc = b'<rss version="2.0"><channel><title>T</title>'

@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 import sitemapconv
+from sitemapconv._model import Entry
 from sitemapconv.errors import FormatError
-from sitemapconv.model import Entry
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "sitemaps"
 SAMPLES = Path(__file__).resolve().parents[2] / "samples"

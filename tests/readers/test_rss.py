@@ -10,14 +10,13 @@ import pytest
 
 import sitemapconv
 from sitemapconv import Image, ParseError, SitemapError, Video
-from sitemapconv.detect import Head
+from sitemapconv._detect import Head
 from sitemapconv.errors import FormatError
-from sitemapconv.readers.rss import RssReader
+from sitemapconv.readers._rss import RssReader
 
 from .feed_support import (
     SAMPLES,
     feed,
-    needs_all_readers,
     process_peak_kib,
     read_all,
     traced_peak,
@@ -347,7 +346,6 @@ def test_invalid_pubdate_falls_back_to_dc_date() -> None:
     assert entry.lastmod == dt.date(2024, 5, 1)
 
 
-@needs_all_readers
 def test_comment_only_document_is_not_a_feed() -> None:
     with pytest.raises(SitemapError):
         read_all(feed("rss-comment-only.xml"))
@@ -451,7 +449,6 @@ def test_sniff_scores() -> None:
     assert RssReader.sniff(Head(b"<urlset>")) == 0.0
 
 
-@needs_all_readers
 @pytest.mark.parametrize(
     "path",
     [

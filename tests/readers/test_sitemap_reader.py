@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 
 import sitemapconv
+from sitemapconv._model import Alternate, Entry, Image, News, VideoId, VideoPrice
 from sitemapconv.errors import FormatError, LimitError, ParseError, SitemapError
-from sitemapconv.model import Alternate, Entry, Image, News, VideoId, VideoPrice
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "sitemaps"
 SAMPLES = Path(__file__).resolve().parents[2] / "samples"
@@ -965,7 +965,7 @@ def test_sample_sitemap_field_by_field() -> None:
 
 
 def test_entry_factory_matches_the_dataclass() -> None:
-    from sitemapconv.readers.sitemapxml import new_entry
+    from sitemapconv.readers._sitemap_stream import new_entry
 
     made = new_entry("https://e.com/", dt.date(2024, 1, 2), "daily", 0.5, "s.xml")
     assert made == Entry("https://e.com/", dt.date(2024, 1, 2), "daily", 0.5, sitemap="s.xml")
@@ -991,7 +991,7 @@ def test_entry_factory_matches_the_dataclass() -> None:
     ],
 )
 def test_lastmod_fast_path_agrees_with_parse_w3c(text: str) -> None:
-    from sitemapconv.dates import parse_w3c
+    from sitemapconv._dates import parse_w3c
 
     [entry], _, _ = read_all(
         urlset(f"<url><loc>https://e.com/</loc><lastmod>{text}</lastmod></url>")

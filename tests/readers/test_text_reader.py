@@ -8,9 +8,9 @@ from typing import Any
 import pytest
 
 import sitemapconv
-from sitemapconv.detect import Head
-from sitemapconv.model import Entry
-from sitemapconv.readers.text import MAX_LINE, TextReader
+from sitemapconv._detect import Head
+from sitemapconv._model import Entry
+from sitemapconv.readers._text import MAX_LINE, TextReader
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "sitemaps"
 SAMPLES = Path(__file__).resolve().parents[2] / "samples"

@@ -22,8 +22,8 @@ from pathlib import Path
 import pytest
 
 import sitemapconv
-from sitemapconv.follow import FollowedDocument
-from sitemapconv.progress import Progress
+from sitemapconv._follow import FollowedDocument
+from sitemapconv._progress import Progress
 
 from ..conftest import Run, _console_script
 

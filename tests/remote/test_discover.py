@@ -6,9 +6,9 @@ import pytest
 from pytest_httpserver import HTTPServer
 
 import sitemapconv
-from sitemapconv.discover import Found, site_bases
+from sitemapconv._discover import Found, site_bases
+from sitemapconv._robots import sitemaps_from_robots as robots_sitemaps
 from sitemapconv.errors import SitemapError
-from sitemapconv.robots import sitemaps_from_robots as robots_sitemaps
 
 from .bodies import HTML, Run, gz, index, paths_requested, urlset
 

@@ -11,9 +11,9 @@ from pytest_httpserver import HTTPServer
 from werkzeug import Request, Response
 
 import sitemapconv
-from sitemapconv.addresses import address_class
-from sitemapconv.door import Door
-from sitemapconv.follow import FollowedDocument, include_filter
+from sitemapconv._addresses import address_class
+from sitemapconv._door import Door
+from sitemapconv._follow import FollowedDocument, include_filter
 
 from .bodies import Run, gz, index, paths_requested, urlset
 

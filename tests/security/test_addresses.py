@@ -126,7 +126,7 @@ def test_dask_tasks_refuse_internal_children(server: HTTPServer, internal: HTTPS
     pytest.importorskip("dask")
     import dask
 
-    from sitemapconv.dask import read_sitemaps
+    from sitemapconv.cluster import read_sitemaps
 
     secret = _internal_sitemap(internal)
     server.expect_request("/index.xml").respond_with_data(index(["/a.xml", secret]))
@@ -146,7 +146,7 @@ def test_dask_discovery_does_not_make_an_internal_url_the_start(
     pytest.importorskip("dask")
     import dask
 
-    from sitemapconv.dask import read_sitemaps
+    from sitemapconv.cluster import read_sitemaps
 
     internal.expect_request("/index.xml").respond_with_data(index(["/child.xml"]))
     internal.expect_request("/child.xml").respond_with_data(urlset(["https://intranet/x"]))

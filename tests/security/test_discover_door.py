@@ -8,7 +8,7 @@ from typing import Any
 from pytest_httpserver import HTTPServer
 
 import sitemapconv
-from sitemapconv.discover import read_discovered
+from sitemapconv._discover import read_discovered
 
 from ..remote.bodies import index, urlset
 

@@ -57,7 +57,7 @@ def test_an_unknown_coding_is_one_clear_error(server: HTTPServer) -> None:
 def test_decoding_cost_is_linear_in_the_bytes_decoded() -> None:
     """The decoder is fed the whole bomb in one piece: it must still stop at the cap after
     producing about the cap, in bounded steps (not inflate all of it first)."""
-    from sitemapconv.decoding import STEP, decoded
+    from sitemapconv._decoding import STEP, decoded
 
     body = _bomb(zlib.MAX_WBITS)
     produced: list[int] = []

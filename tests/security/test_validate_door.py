@@ -9,7 +9,7 @@ from typing import Any
 from pytest_httpserver import HTTPServer
 
 import sitemapconv
-from sitemapconv.validate import validate
+from sitemapconv._validate import validate
 
 from ..remote.bodies import index, urlset
 

@@ -64,7 +64,7 @@ def public_classifier(real: Callable[[str], str | None]) -> Callable[[str], str 
 
 def install() -> Callable[[], None]:
     """Patch the process; returns the undo."""
-    import sitemapconv.addresses as addresses
+    import sitemapconv._addresses as addresses
 
     real = addresses.address_class
     lookups.clear()
@@ -81,5 +81,5 @@ def install() -> Callable[[], None]:
 #: Run the CLI in a subprocess inside the simulated world: ``[sys.executable, "-c", CLI, ...]``.
 CLI = (
     "import sys; from tests.security import world; world.install(); "
-    "sys.argv[0] = 'sitemapconv'; from sitemapconv.cli import main; main()"
+    "sys.argv[0] = 'sitemapconv'; from sitemapconv._cli.main import main; main()"
 )

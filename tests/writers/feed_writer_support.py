@@ -19,8 +19,8 @@ from typing import Any
 from lxml import etree
 
 import sitemapconv
-from sitemapconv.dates import parse_w3c
-from sitemapconv.model import Entry, FeedMeta, Image, Video
+from sitemapconv._dates import parse_w3c
+from sitemapconv._model import Entry, FeedMeta, Image, Video
 
 MEDIA = "http://search.yahoo.com/mrss/"
 #: RFC 4287's RELAX NG schema, converted from the vendored RNC (see its SOURCES.md).

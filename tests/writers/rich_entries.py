@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from sitemapconv.model import Alternate, Entry, Image, News, Video, VideoPrice, VideoTvShow
+from sitemapconv._model import Alternate, Entry, Image, News, Video, VideoPrice, VideoTvShow
 
 UTC = dt.timezone.utc
 

@@ -10,9 +10,9 @@ from typing import Any
 import feedparser
 import pytest
 
-from sitemapconv.model import Alternate, Entry, FeedMeta, Image
-from sitemapconv.registry import get_writer
-from sitemapconv.writers.atom03 import Atom03Writer
+from sitemapconv._model import Alternate, Entry, FeedMeta, Image
+from sitemapconv._registry import get_writer
+from sitemapconv.writers._atom03 import Atom03Writer
 
 from .feed_writer_support import MEDIA, parse, peak_memory, render, rich_entry
 

@@ -10,9 +10,9 @@ import feedparser
 import pytest
 
 import sitemapconv
-from sitemapconv.model import Alternate, Entry, FeedMeta, Image, Video
-from sitemapconv.registry import get_writer, writer_for_filename
-from sitemapconv.writers.atom import AtomWriter
+from sitemapconv._model import Alternate, Entry, FeedMeta, Image, Video
+from sitemapconv._registry import get_writer, writer_for_filename
+from sitemapconv.writers._atom import AtomWriter
 
 from .feed_writer_support import MEDIA, atom_schema, parse, peak_memory, render, rich_entry
 

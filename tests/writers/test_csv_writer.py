@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 import sitemapconv
-from sitemapconv.registry import get_writer, writer_for_filename
-from sitemapconv.writers.csv import COLUMNS, CsvWriter
+from sitemapconv._registry import get_writer, writer_for_filename
+from sitemapconv.writers._csv import COLUMNS, CsvWriter
 
 from .rich_entries import sample_entries
 

@@ -10,8 +10,8 @@ from typing import Any
 
 import sitemapconv
 from sitemapconv import Entry, Image
-from sitemapconv.registry import get_writer
-from sitemapconv.writers.index import IndexWriter
+from sitemapconv._registry import get_writer
+from sitemapconv.writers._index import IndexWriter
 from tests.sitemap_schemas import NS, assert_valid
 
 CEST = dt.timezone(dt.timedelta(hours=2))

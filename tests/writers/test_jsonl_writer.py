@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 import sitemapconv
-from sitemapconv.registry import canonical, get_writer, writer_for_filename
-from sitemapconv.writers.jsonl import JsonlWriter
-from sitemapconv.writers.tabular import CORE_COLUMNS
+from sitemapconv._registry import canonical, get_writer, writer_for_filename
+from sitemapconv.writers._jsonl import JsonlWriter
+from sitemapconv.writers._tabular import CORE_COLUMNS
 
 from .rich_entries import sample_entries
 

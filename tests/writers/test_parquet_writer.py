@@ -13,9 +13,9 @@ from typing import Any
 import pytest
 
 import sitemapconv
-from sitemapconv.registry import get_writer, writer_for_filename
-from sitemapconv.writers.parquet import NESTED, ParquetWriter
-from sitemapconv.writers.tabular import ROW_KEYS
+from sitemapconv._registry import get_writer, writer_for_filename
+from sitemapconv.writers._parquet import NESTED, ParquetWriter
+from sitemapconv.writers._tabular import ROW_KEYS
 
 from ..conftest import Run
 from .rich_entries import sample_entries
@@ -87,7 +87,7 @@ def test_without_pyarrow_one_line_and_nothing_written(tmp_path: Path) -> None:
     out.write_bytes(b"keep me")
     code = (
         "import sys; sys.modules['pyarrow'] = None; sys.modules['pyarrow.parquet'] = None\n"
-        "from sitemapconv.cli import main\n"
+        "from sitemapconv._cli.main import main\n"
         f"sys.argv = ['sitemapconv', {str(sample)!r}, '-o', {str(out)!r}]\n"
         "main()\n"
     )

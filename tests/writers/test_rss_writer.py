@@ -11,9 +11,9 @@ import feedparser
 import pytest
 
 import sitemapconv
-from sitemapconv.model import Alternate, Document, Entry, FeedMeta, Image, News, Video
-from sitemapconv.registry import get_writer, writer_for_filename
-from sitemapconv.writers.rss import RssWriter
+from sitemapconv._model import Alternate, Document, Entry, FeedMeta, Image, News, Video
+from sitemapconv._registry import get_writer, writer_for_filename
+from sitemapconv.writers._rss import RssWriter
 
 from .feed_writer_support import MEDIA, parse, peak_memory, render, rich_entry
 

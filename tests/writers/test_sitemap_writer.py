@@ -13,9 +13,9 @@ import pytest
 
 import sitemapconv
 from sitemapconv import Alternate, Entry, Image, News, SitemapError, Video
-from sitemapconv.model import VideoId, VideoPrice, VideoTvShow
-from sitemapconv.registry import get_writer, writer_for_filename
-from sitemapconv.writers.sitemap import SitemapWriter
+from sitemapconv._model import VideoId, VideoPrice, VideoTvShow
+from sitemapconv._registry import get_writer, writer_for_filename
+from sitemapconv.writers._urlset import SitemapWriter
 from tests.sitemap_schemas import NS, assert_valid, parse
 
 CEST = dt.timezone(dt.timedelta(hours=2))

@@ -10,8 +10,8 @@ from typing import Any
 
 import sitemapconv
 from sitemapconv import Entry, News
-from sitemapconv.registry import get_writer, writer_for_filename
-from sitemapconv.writers.text import TextWriter
+from sitemapconv._registry import get_writer, writer_for_filename
+from sitemapconv.writers._text import TextWriter
 
 
 def write_text(entries: Any, **options: Any) -> tuple[bytes, list[str]]:

@@ -1,0 +1,1 @@
+"""The sitemapconv command line: a thin skin that turns flags into library options."""
