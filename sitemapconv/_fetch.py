@@ -93,7 +93,7 @@ def body_over_cap(url: str, options: ReadOptions) -> LimitError:
     )
 
 
-class Chain:
+class RequestChain:
     """The state of one request through redirects and retries, shared by the sync and async
     loops and by the IndexNow/ping senders.
 
@@ -312,7 +312,7 @@ class Fetcher:
         """GET with retries and hand-followed redirects; returns a streaming 2xx response."""
         import httpx
 
-        chain = Chain(url, self.options, door or self.door)
+        chain = RequestChain(url, self.options, door or self.door)
         while True:
             extensions = chain.begin()
             try:

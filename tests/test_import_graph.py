@@ -1,0 +1,169 @@
+"""The package's import graph: no module-level cycle, and a cheap ``import sitemapconv``.
+
+Every module of ``sitemapconv`` is parsed with :mod:`ast` (not imported) and its
+module-level imports become edges; imports inside functions and under
+``if TYPE_CHECKING:`` are left out, since they run late or never. A cycle in what is left
+is a layering mistake: two modules that cannot be understood (or imported) one without
+the other.
+"""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import sitemapconv
+
+PACKAGE_DIR = Path(sitemapconv.__file__).parent
+PACKAGE = "sitemapconv"
+
+#: What ``import sitemapconv`` must not load: each is paid for only by the feature using it.
+HEAVY = ("httpx", "rich", "feedparser", "typer", "hishel", "dask", "pandas", "pyarrow")
+
+
+def module_names() -> dict[str, Path]:
+    """Every module of the package by dotted name (a package is its ``__init__``)."""
+    modules: dict[str, Path] = {}
+    for path in sorted(PACKAGE_DIR.rglob("*.py")):
+        parts = list(path.relative_to(PACKAGE_DIR).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+        modules[".".join([PACKAGE, *parts])] = path
+    return modules
+
+
+def _is_type_checking(test: ast.expr) -> bool:
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
+
+
+def module_level_imports(tree: ast.Module) -> Iterator[ast.Import | ast.ImportFrom]:
+    """The import statements that run when the module is imported.
+
+    Class bodies run at import time and are searched; function bodies are not, nor the
+    body of ``if TYPE_CHECKING:`` (its ``else`` runs, and is searched).
+    """
+    stack: list[ast.stmt] = list(reversed(tree.body))
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            yield node
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        elif isinstance(node, ast.If) and _is_type_checking(node.test):
+            stack.extend(reversed(node.orelse))
+        else:
+            for field in ("body", "orelse", "finalbody", "handlers"):
+                children = getattr(node, field, None) or []
+                for child in reversed(children):
+                    if isinstance(child, ast.ExceptHandler):
+                        stack.extend(reversed(child.body))
+                    elif isinstance(child, ast.stmt):
+                        stack.append(child)
+
+
+def _resolve(importer: str, is_package: bool, node: ast.ImportFrom) -> str:
+    """The absolute module a ``from ... import`` names, relative levels resolved."""
+    if not node.level:
+        return node.module or ""
+    base = importer.split(".")
+    if not is_package:
+        base.pop()
+    base = base[: len(base) - (node.level - 1)]
+    return ".".join([*base, node.module] if node.module else base)
+
+
+def import_graph() -> dict[str, set[str]]:
+    """Each module's module-level imports of other modules of the package."""
+    modules = module_names()
+    graph: dict[str, set[str]] = {name: set() for name in modules}
+    for name, path in modules.items():
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        is_package = path.name == "__init__.py"
+        for node in module_level_imports(tree):
+            targets: list[str] = []
+            if isinstance(node, ast.Import):
+                targets = [alias.name for alias in node.names]
+            else:
+                origin = _resolve(name, is_package, node)
+                for alias in node.names:
+                    submodule = f"{origin}.{alias.name}"
+                    targets.append(submodule if submodule in modules else origin)
+            for target in targets:
+                # ``import a.b.c`` needs a.b.c; the nearest module of ours that it names.
+                while target and target not in modules:
+                    target = target.rpartition(".")[0]
+                if target.startswith(PACKAGE) and target != name:
+                    graph[name].add(target)
+    return graph
+
+
+def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
+    """One cycle of the graph as a path that ends where it starts, or None."""
+    white, grey, black = 0, 1, 2
+    colour = dict.fromkeys(graph, white)
+    path: list[str] = []
+
+    def visit(node: str) -> list[str] | None:
+        colour[node] = grey
+        path.append(node)
+        for nxt in sorted(graph[node]):
+            if colour[nxt] == grey:
+                return [*path[path.index(nxt) :], nxt]
+            if colour[nxt] == white:
+                found = visit(nxt)
+                if found is not None:
+                    return found
+        path.pop()
+        colour[node] = black
+        return None
+
+    for start in sorted(graph):
+        if colour[start] == white:
+            found = visit(start)
+            if found is not None:
+                return found
+    return None
+
+
+def test_the_package_has_no_import_cycle() -> None:
+    cycle = find_cycle(import_graph())
+    assert cycle is None, "import cycle: " + " -> ".join(cycle or [])
+
+
+def test_the_graph_sees_the_imports_it_must() -> None:
+    """The scan is not blind: known module-level edges are found, lazy ones are not."""
+    graph = import_graph()
+    assert "sitemapconv._api" in graph["sitemapconv"]
+    assert "sitemapconv.errors" in graph["sitemapconv._api"]
+    assert "sitemapconv._registry" in graph["sitemapconv._detect"]
+    assert "sitemapconv._head" in graph["sitemapconv.readers"]
+    # _registry names readers only for type checking: that is no edge.
+    assert "sitemapconv.readers" not in graph["sitemapconv._registry"]
+
+
+def test_readers_never_import_the_detection_contest() -> None:
+    """``_detect`` runs every reader's sniffer (through ``_registry``, which loads them by
+    name): a reader that imported ``_detect`` would close that loop."""
+    graph = import_graph()
+    readers = [name for name in graph if name.startswith("sitemapconv.readers")]
+    assert readers
+    assert not [name for name in readers if "sitemapconv._detect" in graph[name]]
+
+
+def test_the_cycle_finder_reports_a_cycle() -> None:
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
+    assert find_cycle(graph) == ["a", "b", "c", "a"]
+    assert find_cycle({"a": {"b"}, "b": set()}) is None
+
+
+def test_importing_the_package_loads_no_heavy_dependency() -> None:
+    code = f"import sys, sitemapconv\nprint(','.join(m for m in {HEAVY!r} if m in sys.modules))\n"
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
+    )
+    assert out.stdout.strip() == ""
