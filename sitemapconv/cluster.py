@@ -151,7 +151,7 @@ def _followed(sites: list[tuple[str, list[str]]], opts: ReadOptions) -> list[db.
     import dask
     import dask.bag as db
 
-    from ._follow.locations import is_web
+    from ._door import is_web
     from ._follow.policy import Scheduler
     from ._follow.results import FollowStats
 

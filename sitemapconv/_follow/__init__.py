@@ -4,7 +4,7 @@ One concern per module, each importing only those listed before it:
 
 * :mod:`.results`: what a follow produces (:class:`~.results.FollowStats`, the result of
   one child, the :class:`~.results.ChildKind` enum).
-* :mod:`.locations`: web or local, and child URLs resolved against their index.
+* :mod:`.locations`: child URLs resolved against their index, and the index's own location.
 * :mod:`.policy`: :class:`~.policy.Scheduler`, every decision (visited set, budget, depth,
   filter, order, look-ahead) and no I/O.
 * :mod:`.spool`: the one way a fetched body waits for its turn.

@@ -25,13 +25,13 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, BinaryIO, TypeVar
 
-from .._door import Door, Refused
+from .._door import Door, Refused, is_web
 from .._model import Entry
 from .._open import open_document
 from .._options import ReadOptions, build_options
 from ..errors import FetchError, SitemapError
 from .children import stream_child
-from .locations import document_location, is_web
+from .locations import document_location
 from .policy import Scheduler
 from .results import ChildDownload, ChildSitemap, DownloadKind, FollowStats
 from .spool import new_spool

@@ -16,13 +16,13 @@ from collections.abc import Iterator
 from dataclasses import replace
 from typing import TYPE_CHECKING, BinaryIO
 
-from .._door import Door, Refused
+from .._door import Door, Refused, is_web
 from .._model import Entry
 from .._open import open_document
 from .._options import ReadOptions
 from .._source import shown_location
 from ..errors import SitemapError
-from .locations import is_web, join
+from .locations import join
 from .policy import QueuedChild, Scheduler
 from .results import ChildDownload, ChildKind, ChildResult, ChildSitemap, DownloadKind
 from .spool import spool

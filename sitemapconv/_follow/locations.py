@@ -1,4 +1,4 @@
-"""Where child sitemaps are: web or local, and their URLs resolved against their index.
+"""Where child sitemaps are: their URLs resolved against their index, and the index's own.
 
 An index lists its children as URLs, relative ones included; they are resolved against the
 index's own location (its final URL after redirects, ``base_url``, or a local file's
@@ -9,20 +9,11 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from urllib.parse import urljoin, urlsplit
+from urllib.parse import urljoin
 
+from .._door import is_web
 from .._options import ReadOptions
 from .._source import Source
-
-_WEB = ("http", "https")
-
-
-def is_web(url: str) -> bool:
-    """True for an http(s) URL: one that is downloaded, not opened on this machine."""
-    try:
-        return urlsplit(url).scheme.lower() in _WEB
-    except ValueError:
-        return False
 
 
 def join(base: str | None, loc: str) -> str:

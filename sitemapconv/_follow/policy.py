@@ -29,11 +29,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from .. import _progress as progress
-from .._door import Door, check_url
+from .._door import Door, check_url, is_web
 from .._model import Entry
 from .._options import ReadOptions, emit_warning
 from ..errors import SitemapError
-from .locations import is_web, join
+from .locations import join
 from .results import ChildKind, ChildResult, ChildSitemap, FollowStats
 
 

@@ -16,13 +16,13 @@ from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import replace
 from typing import TYPE_CHECKING, BinaryIO
 
-from .._door import Door
+from .._door import Door, is_web
 from .._model import Document, Entry
 from .._open import open_document
 from .._options import ReadOptions
 from .._source import Source
 from .children import download_child, stream_child
-from .locations import document_location, is_web
+from .locations import document_location
 from .policy import QueuedChild, Scheduler
 from .results import ChildDownload, DownloadKind, FollowedDocument, FollowStats
 from .spool import NamedStream, spool

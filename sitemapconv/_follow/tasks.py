@@ -22,14 +22,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .._discover import discover
-from .._door import Door, visit_key
+from .._door import Door, is_web, visit_key
 from .._model import Entry
 from .._open import open_document
 from .._options import ReadOptions, emit_warning
 from ..errors import SitemapError
 from ..writers._tabular import ROW_KEYS, entry_row
 from .children import failure_reason, fetch_child, read_child
-from .locations import is_web
 from .policy import Scheduler
 from .results import ChildKind, ChildResult, ChildSitemap, FollowStats
 
