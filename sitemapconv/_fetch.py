@@ -26,15 +26,12 @@ from typing import TYPE_CHECKING, BinaryIO
 from ._door import Refused
 from ._options import ReadOptions
 from ._retry import retry_delay
-from ._version import __version__
 from .errors import FetchError, LimitError, SitemapError
 
 if TYPE_CHECKING:
     import httpx
 
     from ._door import Door
-
-DEFAULT_USER_AGENT = f"sitemapconv/{__version__} (+https://pypi.org/project/sitemapconv/)"
 
 #: Called with each URL about to be requested (redirect hops included); returns a reason to
 #: refuse it, or None to go ahead.

@@ -12,7 +12,7 @@ from __future__ import annotations
 import ast
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import sitemapconv
@@ -22,6 +22,8 @@ PACKAGE = "sitemapconv"
 
 #: What ``import sitemapconv`` must not load: each is paid for only by the feature using it.
 HEAVY = ("httpx", "rich", "feedparser", "typer", "hishel", "dask", "pandas", "pyarrow")
+#: What a function-level import may defer besides those: an event loop, thread pools.
+WORTH_DEFERRING = (*HEAVY, "httpcore", "asyncio", "concurrent", "distributed")
 
 
 def module_names() -> dict[str, Path]:
@@ -77,14 +79,17 @@ def _resolve(importer: str, is_package: bool, node: ast.ImportFrom) -> str:
     return ".".join([*base, node.module] if node.module else base)
 
 
-def import_graph() -> dict[str, set[str]]:
-    """Each module's module-level imports of other modules of the package."""
+def import_graph(
+    imports: Callable[[ast.Module], Iterator[ast.Import | ast.ImportFrom]] | None = None,
+) -> dict[str, set[str]]:
+    """Each module's imports of other modules of the package (module-level by default)."""
+    imports = imports or module_level_imports
     modules = module_names()
     graph: dict[str, set[str]] = {name: set() for name in modules}
     for name, path in modules.items():
         tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
         is_package = path.name == "__init__.py"
-        for node in module_level_imports(tree):
+        for node in imports(tree):
             targets: list[str] = []
             if isinstance(node, ast.Import):
                 targets = [alias.name for alias in node.names]
@@ -144,6 +149,9 @@ def test_the_graph_sees_the_imports_it_must() -> None:
     assert "sitemapconv._head" in graph["sitemapconv.readers"]
     # _registry names readers only for type checking: that is no edge.
     assert "sitemapconv.readers" not in graph["sitemapconv._registry"]
+    # read() imports the threaded follow driver when it is asked to follow, not before.
+    assert "sitemapconv._follow.sync" not in graph["sitemapconv._api"]
+    assert "sitemapconv._follow.sync" in import_graph(_all_imports)["sitemapconv._api"]
 
 
 def test_readers_never_import_the_detection_contest() -> None:
@@ -159,6 +167,59 @@ def test_the_cycle_finder_reports_a_cycle() -> None:
     graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
     assert find_cycle(graph) == ["a", "b", "c", "a"]
     assert find_cycle({"a": {"b"}, "b": set()}) is None
+
+
+def _all_imports(tree: ast.Module) -> Iterator[ast.Import | ast.ImportFrom]:
+    """Every import statement, in functions too, except under ``if TYPE_CHECKING:``."""
+    skipped: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and _is_type_checking(node.test):
+            skipped.update(id(n) for stmt in node.body for n in ast.walk(stmt))
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Import, ast.ImportFrom)) and id(node) not in skipped:
+            yield node
+
+
+def _reaches(graph: dict[str, set[str]], start: str, goal: str) -> bool:
+    seen, stack = {start}, [start]
+    while stack:
+        node = stack.pop()
+        if node == goal:
+            return True
+        for nxt in graph[node] - seen:
+            seen.add(nxt)
+            stack.append(nxt)
+    return False
+
+
+def _third_party(tree: ast.Module) -> set[str]:
+    """The top-level names of what a module imports at module level, outside the package."""
+    names: set[str] = set()
+    for node in module_level_imports(tree):
+        if isinstance(node, ast.Import):
+            names.update(alias.name.partition(".")[0] for alias in node.names)
+        elif not node.level and node.module:
+            names.add(node.module.partition(".")[0])
+    return names
+
+
+def test_lazy_imports_hide_no_cycle_except_to_spare_a_heavy_import() -> None:
+    """An import moved into a function to break a cycle only hides it; one is allowed to close
+    a cycle only when what it imports loads a heavy dependency (``import sitemapconv`` would
+    pay for it otherwise)."""
+    eager = import_graph()
+    full = import_graph(_all_imports)
+    heavy_modules = set()
+    for name, path in module_names().items():
+        if _third_party(ast.parse(path.read_text(encoding="utf-8"))) & set(WORTH_DEFERRING):
+            heavy_modules.add(name)
+    hidden = []
+    for module, targets in full.items():
+        for target in sorted(targets - eager[module]):
+            loads_heavy = any(_reaches(eager, target, h) for h in heavy_modules)
+            if _reaches(full, target, module) and not loads_heavy:
+                hidden.append(f"{module} -> {target}")
+    assert not hidden, "lazy imports that only hide a cycle: " + ", ".join(hidden)
 
 
 def test_importing_the_package_loads_no_heavy_dependency() -> None:
