@@ -64,7 +64,9 @@ def test_concurrency_bounds_the_downloads_started_at_once() -> None:
     for queued, handle in zip(first, handles, strict=True):
         queued.handle = handle
     assert sched.to_start() == []  # both still downloading
+    assert sched.downloading() == handles
     handles[1].over = True  # a download ends (not the head's): its place is free
+    assert sched.downloading() == [handles[0]]
     assert urls(sched.to_start()) == ["https://example.com/s2.xml"]
 
 

@@ -284,10 +284,7 @@ async def _drive(
                 break
             while not head.handle.done():
                 # Wait for the head, starting the next child whenever any download ends.
-                busy = [q.handle for q in sched.pending() if isinstance(q.handle, asyncio.Task)]
-                await asyncio.wait(
-                    [t for t in busy if not t.done()], return_when=asyncio.FIRST_COMPLETED
-                )
+                await asyncio.wait(sched.downloading(), return_when=asyncio.FIRST_COMPLETED)
                 start()
             download = head.handle.result()
             current = stream_child(sched, head, download, options)

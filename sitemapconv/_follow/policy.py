@@ -162,6 +162,11 @@ class Scheduler:
         """Children started and not finished downloading (a handle with ``done()`` false)."""
         return sum(1 for queued in self._queue if _busy(queued.handle))
 
+    def downloading(self) -> list[Any]:
+        """The handles of the children whose download is not over: what a driver waits on
+        (with ``FIRST_COMPLETED``) until the head's is done, starting more as places free."""
+        return [q.handle for q in self._queue if q.handle is not True and _busy(q.handle)]
+
     def to_start(self) -> list[QueuedChild]:
         """The children to start now; the driver sets each one's ``handle``.
 

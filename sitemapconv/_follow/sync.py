@@ -172,8 +172,7 @@ def _drive(
             handle = head.handle
             while isinstance(handle, Future) and not handle.done():
                 # Wait for the head, starting the next child whenever any download ends.
-                busy = [q.handle for q in sched.pending() if isinstance(q.handle, Future)]
-                wait([h for h in busy if not h.done()], return_when=FIRST_COMPLETED)
+                wait(sched.downloading(), return_when=FIRST_COMPLETED)
                 start()
             download = handle if isinstance(handle, ChildDownload) else handle.result()
             yield from stream_child(sched, head, download, options)
