@@ -163,6 +163,31 @@ def test_readers_never_import_the_detection_contest() -> None:
     assert not [name for name in readers if "sitemapconv._detect" in graph[name]]
 
 
+def test_the_follow_policy_imports_nothing_that_does_io() -> None:
+    """The scheduling policy decides without I/O (httpx's models, not its clients): no
+    driver, fetcher, transport, cache or document opener is imported by it, or at module
+    level by what it imports."""
+    eager = import_graph()
+    reach = set(import_graph(_all_imports)["sitemapconv._follow.policy"])
+    stack = list(reach)
+    while stack:
+        for nxt in eager[stack.pop()] - reach:
+            reach.add(nxt)
+            stack.append(nxt)
+    io_modules = {
+        "sitemapconv._fetch",
+        "sitemapconv._transport",
+        "sitemapconv._cache",
+        "sitemapconv._open",
+        "sitemapconv._source",
+        "sitemapconv._follow.children",
+        "sitemapconv._follow.sync",
+        "sitemapconv._follow.async_driver",
+        "sitemapconv._follow.tasks",
+    }
+    assert not reach & io_modules
+
+
 def test_the_cycle_finder_reports_a_cycle() -> None:
     graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
     assert find_cycle(graph) == ["a", "b", "c", "a"]

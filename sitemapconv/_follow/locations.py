@@ -9,11 +9,14 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import urljoin
 
 from .._door import is_web
 from .._options import ReadOptions
-from .._source import Source
+
+if TYPE_CHECKING:
+    from .._source import Source
 
 
 def join(base: str | None, loc: str) -> str:
