@@ -253,3 +253,22 @@ def test_importing_the_package_loads_no_heavy_dependency() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
     )
     assert out.stdout.strip() == ""
+
+
+def test_every_public_name_resolves_the_lazy_ones_on_first_use() -> None:
+    """``__all__`` names what ``sitemapconv`` gives, the lazily imported ones included
+    (``aread``, ``AsyncDocument`` and ``FollowStats`` live in the follow package)."""
+    code = (
+        "import sys, sitemapconv\n"
+        "assert 'sitemapconv._follow.async_driver' not in sys.modules\n"
+        "missing = [n for n in sitemapconv.__all__ if getattr(sitemapconv, n, None) is None]\n"
+        "print(missing, sitemapconv.FollowStats.__module__, sitemapconv.aread.__module__)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
+    )
+    assert out.stdout.split() == [
+        "[]",
+        "sitemapconv._follow.results",
+        "sitemapconv._follow.async_driver",
+    ]
