@@ -30,12 +30,17 @@ from .errors import (
 )
 
 if TYPE_CHECKING:
-    from ._aio import AsyncDocument, aread
     from ._cache import HttpCache
-    from ._follow import FollowStats
+    from ._follow.async_driver import AsyncDocument, aread
+    from ._follow.results import FollowStats
 
 #: Names imported on first use, because their modules pull in asyncio or threads.
-_LAZY = {"aread": "_aio", "AsyncDocument": "_aio", "FollowStats": "_follow", "HttpCache": "_cache"}
+_LAZY = {
+    "aread": "_follow.async_driver",
+    "AsyncDocument": "_follow.async_driver",
+    "FollowStats": "_follow.results",
+    "HttpCache": "_cache",
+}
 
 
 def __getattr__(name: str) -> Any:

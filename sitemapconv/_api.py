@@ -7,57 +7,19 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import fields
 from typing import Any
 
-from lxml import etree
-
-from ._detect import detect
 from ._filters import FilterOptions, Pipeline
 from ._model import Document, Entry, FeedMeta
+from ._open import open_document
 from ._options import ReadOptions, WriteOptions, build_options
-from ._registry import canonical, get_reader, get_writer, writer_for_filename
+from ._registry import canonical, get_writer, writer_for_filename
 from ._sink import Dest, dest_name, open_dest
-from ._source import Source, open_source
-from .errors import ParseError, SitemapError, WriteError
-from .readers import ReadContext
+from ._source import Source
+from .errors import SitemapError, WriteError
 from .writers import WriteContext
-
-
-def _guard(entries: Iterator[Entry], ctx: ReadContext) -> Iterator[Entry]:
-    """Let only :class:`SitemapError` escape a reader, whatever the input did to it."""
-    try:
-        yield from entries
-    except SitemapError:
-        raise
-    except etree.LxmlError as exc:
-        raise ParseError(f"cannot parse XML ({exc})", source=ctx.source) from None
-    except (MemoryError, RecursionError) as exc:
-        raise SitemapError(
-            f"input too complex to read ({type(exc).__name__})", source=ctx.source
-        ) from None
-    except (ValueError, TypeError, UnicodeError, LookupError, OSError, EOFError) as exc:
-        raise SitemapError(f"cannot read ({exc})", source=ctx.source) from None
-
-
-def open_document(source: Source, format: str | None, options: ReadOptions) -> Document:
-    """Open one source and start its reader, without following indexes."""
-    opened = open_source(source, options)
-    try:
-        name = canonical(format) if format else detect(opened.head, source=opened.name)
-        reader_class = get_reader(name)
-        if format:
-            reader_class.check_forced(opened.head, opened.name)
-        reader = reader_class()
-    except BaseException:
-        opened.close()
-        raise
-    ctx = ReadContext(source=opened.name, options=options, url=opened.url)
-    entries = _guard(reader.read(opened.stream, ctx), ctx)
-    return Document(
-        format=name, source=opened.name, _entries=entries, meta=ctx.meta, _on_close=opened.close
-    )
 
 
 def read(
@@ -76,7 +38,7 @@ def read(
     opts = build_options(ReadOptions, options, kwargs)
     try:
         if opts.follow:
-            from ._follow import read_followed
+            from ._follow.sync import read_followed
 
             doc: Document = read_followed(source, format, opts)
         else:

@@ -55,7 +55,7 @@ from ._model import Entry, When
 from .errors import SitemapError
 
 if TYPE_CHECKING:
-    from ._follow import FollowStats
+    from ._follow.results import FollowStats
     from ._options import ReadOptions
 
 # hishel logs the storage failures it survives (a full disk: the response is served uncached)

@@ -204,7 +204,7 @@ def read_discovered(
     found is a :class:`SitemapError`.
     """
     from ._door import Budget
-    from ._follow import open_through, read_followed
+    from ._follow.sync import open_through, read_followed
 
     visited: set[str] = set()
     budget = Budget(options.max_sitemaps)

@@ -35,6 +35,7 @@ from urllib.parse import urlsplit
 from . import _addresses as addresses
 from ._options import ReadOptions
 from ._urlnorm import normalize_url
+from ._version import __version__
 from .errors import FetchError
 
 if TYPE_CHECKING:
@@ -305,11 +306,12 @@ class Door:
 
 # --- the client -----------------------------------------------------------------------------
 
+DEFAULT_USER_AGENT = f"sitemapconv/{__version__} (+https://pypi.org/project/sitemapconv/)"
+
 
 def base_headers(options: ReadOptions) -> dict[str, str]:
     """The headers every request gets: User-Agent and the content codings we can undo."""
     from ._decoding import accept_encoding
-    from ._fetch import DEFAULT_USER_AGENT
 
     return {
         "User-Agent": options.user_agent or DEFAULT_USER_AGENT,

@@ -26,15 +26,12 @@ from typing import TYPE_CHECKING, BinaryIO
 from ._door import Refused
 from ._options import ReadOptions
 from ._retry import retry_delay
-from ._version import __version__
 from .errors import FetchError, LimitError, SitemapError
 
 if TYPE_CHECKING:
     import httpx
 
     from ._door import Door
-
-DEFAULT_USER_AGENT = f"sitemapconv/{__version__} (+https://pypi.org/project/sitemapconv/)"
 
 #: Called with each URL about to be requested (redirect hops included); returns a reason to
 #: refuse it, or None to go ahead.
@@ -93,7 +90,7 @@ def body_over_cap(url: str, options: ReadOptions) -> LimitError:
     )
 
 
-class Chain:
+class RequestChain:
     """The state of one request through redirects and retries, shared by the sync and async
     loops and by the IndexNow/ping senders.
 
@@ -312,7 +309,7 @@ class Fetcher:
         """GET with retries and hand-followed redirects; returns a streaming 2xx response."""
         import httpx
 
-        chain = Chain(url, self.options, door or self.door)
+        chain = RequestChain(url, self.options, door or self.door)
         while True:
             extensions = chain.begin()
             try:

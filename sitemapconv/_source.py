@@ -1,7 +1,7 @@
 """Opening inputs: paths, ``-`` (stdin), bytes, binary files, ``file:`` and http(s) URLs.
 
 Whatever the source, the result is one binary stream of *decompressed* bytes plus its
-:class:`~sitemapconv._detect.Head`. gzip is recognised by its magic bytes ``1F 8B`` only
+:class:`~sitemapconv._head.Head`. gzip is recognised by its magic bytes ``1F 8B`` only
 (never by a ``.gz`` name or a ``Content-Encoding`` header) and undone incrementally, so a
 gzip bomb stops at the size cap instead of being inflated first and measured after.
 """
@@ -20,7 +20,7 @@ from urllib.parse import unquote, urlsplit
 from urllib.request import url2pathname
 
 from . import _progress as progress
-from ._detect import HEAD_SIZE, Head
+from ._head import HEAD_SIZE, Head
 from ._options import ReadOptions, emit_warning
 from .errors import LimitError, ParseError, SitemapError
 

@@ -162,7 +162,7 @@ class _Run:
                 f"children not followed: index nesting deeper than {self.opts.max_depth}",
             )
             return
-        from ._follow import join
+        from ._follow.locations import join
 
         for loc, line in state.children:
             child_location = join(location, loc) if location else None

@@ -10,7 +10,7 @@ How the work is split (:func:`read_sitemaps`):
    paths). These tasks are computed when ``read_sitemaps`` is called.
 2. One task per source reads it completely; also computed at call time. An index sends its
    child URLs back, a failed source its error row, a sitemap of up to
-   :data:`~sitemapconv._scaleout.KEEP_ROWS` entries its rows; a bigger one only says so
+   :data:`~sitemapconv._follow.tasks.KEEP_ROWS` entries its rows; a bigger one only says so
    and is read again by a task of the returned bag, so big sitemaps never pass through
    the client.
 3. The client admits the children with follow's rules (http(s) only, ``max_depth``,
@@ -38,7 +38,7 @@ Failures never fail the graph: a sitemap or site that cannot be read is one row 
 ``on_warning`` (else the ``warnings`` module) in the process that runs the task; give a
 picklable handler (a module-level function, ``print``), since tasks are pickled.
 
-Row schema (:data:`~sitemapconv._scaleout.COLUMNS`): the object ``-t jsonl`` writes for an
+Row schema (:data:`~sitemapconv._follow.tasks.COLUMNS`): the object ``-t jsonl`` writes for an
 entry (:func:`~sitemapconv.writers._tabular.entry_row`) plus ``site`` (the source or
 discovered site the row was read for) and ``error``. :func:`to_dataframe` gives the
 columns of the ``parquet`` writer (:mod:`sitemapconv.writers._parquet`) plus those two:
@@ -57,12 +57,11 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from ._door import visit_key
-from ._options import ReadOptions, build_options
-from ._scaleout import (
+from ._follow.tasks import (
     COLUMNS,
-    Listed,
+    ChildTask,
     Record,
-    Top,
+    TopRead,
     as_location,
     discover_site,
     plan_top,
@@ -70,6 +69,7 @@ from ._scaleout import (
     read_listed,
     read_whole,
 )
+from ._options import ReadOptions, build_options
 from .writers._parquet import column_type, flat_row
 
 if TYPE_CHECKING:
@@ -151,12 +151,14 @@ def _followed(sites: list[tuple[str, list[str]]], opts: ReadOptions) -> list[db.
     import dask
     import dask.bag as db
 
-    from ._follow import FollowStats, Scheduler, is_web
+    from ._door import is_web
+    from ._follow.policy import Scheduler
+    from ._follow.results import FollowStats
 
     plan = [(no, site, url) for no, (site, urls) in enumerate(sites) for url in urls]
     if not plan:
         return []
-    tops: tuple[Top, ...] = dask.compute(
+    tops: tuple[TopRead, ...] = dask.compute(
         *[dask.delayed(plan_top, pure=False)(s, u, opts) for _, s, u in plan]
     )
     visited: dict[int, set[str]] = {}
@@ -164,7 +166,7 @@ def _followed(sites: list[tuple[str, list[str]]], opts: ReadOptions) -> list[db.
         visited.setdefault(no, set()).update(visit_key(u) for u in (url, top.base) if u)
     kept: list[Record] = []
     large: list[tuple[str, str]] = []
-    listed: list[Listed] = []
+    listed: list[ChildTask] = []
     for (no, site, url), top in zip(plan, tops, strict=True):
         if top.kind == "large":
             large.append((site, url))
@@ -178,7 +180,7 @@ def _followed(sites: list[tuple[str, list[str]]], opts: ReadOptions) -> list[db.
         for child in top.children:
             ref = sched.admit(child, base, 1)
             if ref is not None:
-                listed.append(Listed(no, site, start, ref.url, base))
+                listed.append(ChildTask(no, site, start, ref.url, base))
     parts: list[db.Bag] = []
     if kept:
         parts.append(db.from_sequence(kept, partition_size=_KEPT_PARTITION))

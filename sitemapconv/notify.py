@@ -238,9 +238,9 @@ def _send(
 ) -> httpx.Response:
     """One request through the door (deadline, address check, header scoping), its
     redirects followed hop by hop when asked; the body is read whole."""
-    from ._fetch import Chain
+    from ._fetch import RequestChain
 
-    chain = Chain(url, door.options, door)
+    chain = RequestChain(url, door.options, door)
     while True:
         extensions = chain.begin()
         response = client.request(

@@ -25,9 +25,9 @@ pytest.importorskip("pyarrow")
 from pytest_httpserver import HTTPServer  # noqa: E402
 
 import sitemapconv  # noqa: E402
-from sitemapconv import _scaleout as scaleout  # noqa: E402
 from sitemapconv._dates import format_w3c  # noqa: E402
-from sitemapconv._scaleout import COLUMNS  # noqa: E402
+from sitemapconv._follow import tasks as follow_tasks  # noqa: E402
+from sitemapconv._follow.tasks import COLUMNS  # noqa: E402
 from sitemapconv.cluster import SCHEMA, read_sitemaps, to_dataframe  # noqa: E402
 from sitemapconv.writers._csv import COLUMNS as CSV_COLUMNS  # noqa: E402
 from sitemapconv.writers._tabular import ROW_KEYS  # noqa: E402
@@ -406,7 +406,7 @@ def test_rows_have_one_schema_entries_and_errors_alike(sites: tuple[HTTPServer, 
 def test_a_big_top_sitemap_is_read_in_the_bag_not_sent_through_the_client(
     loopback: HTTPServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(scaleout, "KEEP_ROWS", 10)
+    monkeypatch.setattr(follow_tasks, "KEEP_ROWS", 10)
     locs = [f"https://big.example/{i}" for i in range(25)]
     loopback.expect_request("/big.xml").respond_with_data(urlset(locs, [None] * 25))
     loopback.expect_request("/small.xml").respond_with_data(urlset(locs[:3], [None] * 3))
@@ -425,7 +425,7 @@ def test_a_big_top_sitemap_is_read_in_the_bag_not_sent_through_the_client(
 def test_a_big_top_that_turns_into_an_index_on_the_second_read_is_an_error_row(
     loopback: HTTPServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(scaleout, "KEEP_ROWS", 10)
+    monkeypatch.setattr(follow_tasks, "KEEP_ROWS", 10)
     big = urlset([f"https://big.example/{i}" for i in range(25)], [None] * 25)
     loopback.expect_ordered_request("/flip.xml").respond_with_data(big)
     loopback.expect_ordered_request("/flip.xml").respond_with_data(index(["/other.xml"]))

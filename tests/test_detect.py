@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 
 import sitemapconv
-from sitemapconv._detect import Head, detect
+from sitemapconv._detect import detect
+from sitemapconv._head import Head
 from sitemapconv._registry import ALIASES, get_reader
 from sitemapconv.errors import FormatError
 from sitemapconv.readers._index import IndexReader

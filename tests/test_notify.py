@@ -9,7 +9,7 @@ from urllib.parse import unquote
 import pytest
 from pytest_httpserver import HTTPServer
 
-from sitemapconv._fetch import DEFAULT_USER_AGENT
+from sitemapconv._door import DEFAULT_USER_AGENT
 from sitemapconv._options import ReadOptions
 from sitemapconv.notify import (
     MAX_URLS_PER_REQUEST,

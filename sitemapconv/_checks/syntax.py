@@ -11,7 +11,8 @@ import re
 
 from lxml import etree
 
-from .._detect import BOM_UTF8, Head, describe
+from .._detect import describe
+from .._head import BOM_UTF8, Head
 from .._problems import Collector
 from ..readers._jsonfeed import JsonFeedReader
 

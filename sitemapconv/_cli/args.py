@@ -97,7 +97,7 @@ def remote_options(
         )
     sitemap_filter = None
     if include:
-        from .._follow import include_filter
+        from .._follow.policy import include_filter
 
         try:
             sitemap_filter = include_filter(include)

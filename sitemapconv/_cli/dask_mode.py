@@ -20,7 +20,7 @@ from ..errors import SitemapError
 if TYPE_CHECKING:
     import dask.bag as db
 
-    from .._scaleout import Record
+    from .._follow.tasks import Record
 
 #: Output formats of a ``--dask`` job.
 JOB_FORMATS = ("parquet", "jsonl", "csv")

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import BinaryIO, ClassVar
 
-from .._detect import Head
+from .._head import Head
 from .._model import Entry, FeedMeta
 from .._options import ReadOptions, emit_warning
 from ..errors import FormatError

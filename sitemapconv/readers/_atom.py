@@ -36,7 +36,7 @@ from typing import BinaryIO, ClassVar
 
 from lxml import etree
 
-from .._detect import Head
+from .._head import Head
 from .._htmltext import html_to_text, text_to_html
 from .._model import Alternate, Entry, FeedMeta, When
 from ..errors import FormatError

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from .._detect import Head
+from .._head import Head
 from ._atom import AtomReader, Dialect
 from ._feedxml import ATOM03_NS
 

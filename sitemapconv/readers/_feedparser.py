@@ -34,7 +34,7 @@ from dataclasses import replace
 from typing import Any, BinaryIO
 
 from .._dates import parse_date
-from .._detect import Head
+from .._head import Head
 from .._htmltext import html_to_text, text_to_html
 from .._model import Entry, Image, Video, When
 from ..errors import FormatError, ParseError, SitemapError

@@ -14,7 +14,7 @@ from typing import BinaryIO, ClassVar
 from lxml import etree
 
 from .._dates import parse_w3c
-from .._detect import Head
+from .._head import Head
 from .._model import Entry
 from . import ReadContext, Reader
 from ._sitemap_stream import FREE_EVERY, ItemStream, RelativeLocs, free_before, sniff_sitemap

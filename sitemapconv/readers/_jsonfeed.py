@@ -31,7 +31,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any, BinaryIO, ClassVar
 
 from .._dates import parse_loose, parse_rfc822, parse_w3c
-from .._detect import BOM_UTF8, Head
+from .._head import BOM_UTF8, Head
 from .._htmltext import text_to_html
 from .._model import CHANGEFREQS, Entry, Image, Video, When
 from ..errors import FormatError, ParseError

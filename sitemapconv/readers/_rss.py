@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import BinaryIO, ClassVar
 
-from .._detect import Head
+from .._head import Head
 from .._model import Entry, When
 from ..errors import FormatError
 from . import ReadContext, Reader, not_format_message

@@ -22,7 +22,7 @@ from urllib.parse import urljoin
 
 from lxml import etree
 
-from .._detect import HEAD_SIZE, Head, XmlRoot
+from .._head import HEAD_SIZE, Head, XmlRoot
 from .._model import Entry, When
 from ..errors import FormatError, ParseError
 from . import not_format_message

@@ -15,7 +15,7 @@ import re
 from collections.abc import Iterator
 from typing import BinaryIO, ClassVar
 
-from .._detect import HEAD_SIZE, Head
+from .._head import HEAD_SIZE, Head
 from .._model import Entry
 from . import ReadContext, Reader
 

@@ -20,7 +20,7 @@ from typing import BinaryIO, ClassVar
 from lxml import etree
 
 from .._dates import parse_w3c
-from .._detect import Head
+from .._head import Head
 from .._model import CHANGEFREQS, Alternate, Entry, Image, News, Video, When
 from . import ReadContext, Reader
 from ._extensions import (

@@ -107,7 +107,7 @@ def main() -> None:
             ) as cluster,
             Client(cluster) as client,
         ):
-            client.run(lambda: __import__("sitemapconv._scaleout"))  # warm the imports
+            client.run(lambda: __import__("sitemapconv._follow.tasks"))  # warm the imports
             started = time.perf_counter() - began
             spans.clear()
             dist = timed(job)

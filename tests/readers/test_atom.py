@@ -9,7 +9,7 @@ import pytest
 
 import sitemapconv
 from sitemapconv import Alternate, Image, Video
-from sitemapconv._detect import Head
+from sitemapconv._head import Head
 from sitemapconv.errors import FormatError
 from sitemapconv.readers._atom import AtomReader
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import sitemapconv
-from sitemapconv._detect import Head
+from sitemapconv._head import Head
 from sitemapconv.readers._atom03 import Atom03Reader
 
 from .feed_support import SAMPLES, feed, read_all

@@ -10,7 +10,7 @@ import pytest
 
 import sitemapconv
 from sitemapconv import Image, ParseError, SitemapError, Video
-from sitemapconv._detect import Head
+from sitemapconv._head import Head
 from sitemapconv.errors import FormatError
 from sitemapconv.readers._rss import RssReader
 

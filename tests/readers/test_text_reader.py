@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 import sitemapconv
-from sitemapconv._detect import Head
+from sitemapconv._head import Head
 from sitemapconv._model import Entry
 from sitemapconv.readers._text import MAX_LINE, TextReader
 

@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 import sitemapconv
-from sitemapconv._follow import FollowedDocument
+from sitemapconv._follow.results import FollowedDocument
 from sitemapconv._progress import Progress
 
 from ..conftest import Run, _console_script

@@ -9,7 +9,8 @@ from pytest_httpserver import HTTPServer
 from werkzeug import Request, Response
 
 import sitemapconv
-from sitemapconv._fetch import DEFAULT_USER_AGENT, parse_header
+from sitemapconv._door import DEFAULT_USER_AGENT
+from sitemapconv._fetch import parse_header
 from sitemapconv.errors import FetchError, FormatError, LimitError
 
 from .bodies import HTML, Run, gz, paths_requested, urlset

@@ -13,7 +13,8 @@ from werkzeug import Request, Response
 import sitemapconv
 from sitemapconv._addresses import address_class
 from sitemapconv._door import Door
-from sitemapconv._follow import FollowedDocument, include_filter
+from sitemapconv._follow.policy import include_filter
+from sitemapconv._follow.results import FollowedDocument
 
 from .bodies import Run, gz, index, paths_requested, urlset
 

@@ -1,8 +1,8 @@
-"""The async API: ``async for entry in sitemapconv.aread(source, **options)``.
+"""The async driver, and the async API: ``async for entry in sitemapconv.aread(source)``.
 
 For callers already inside an event loop. Network I/O runs on the async client of
 :func:`sitemapconv._door.make_async_client`, through the same :class:`~sitemapconv._door.Door`
-as the sync reader (:class:`sitemapconv._fetch.Chain`: redirects, retries, deadlines, address
+as the sync reader (:class:`sitemapconv._fetch.RequestChain`: redirects, retries, deadlines, address
 checks, header scoping). Parsing stays with the sync readers, which run in worker threads
 (one parser thread per document: lxml's parsers must not move between threads) so that a
 large document never blocks the loop; entries cross back in batches.
@@ -10,8 +10,8 @@ large document never blocks the loop; entries cross back in batches.
 Memory is that of the sync reader: every fetched body is spooled (in memory up to 1 MiB,
 then to a temporary file) as it arrives, raw and capped, and parsed streaming from there;
 content codings are undone while parsing, under the decoded size cap. With ``follow=True``
-the rules are those of :mod:`sitemapconv._follow` (same
-:class:`~sitemapconv._follow.Scheduler`): children are downloaded by tasks, at most
+the rules are those of the threaded driver (:mod:`.sync`; the same
+:class:`~sitemapconv._follow.policy.Scheduler`): children are downloaded by tasks, at most
 ``options.concurrency`` at a time, and parsed streaming in index order, so peak memory does
 not depend on the size of a child.
 """
@@ -20,32 +20,27 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import tempfile
 from collections.abc import AsyncGenerator, AsyncIterator, Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, BinaryIO, TypeVar
 
-from ._door import Door, Refused
-from ._follow import (
-    SPOOL_IN_MEMORY,
-    Download,
-    FollowStats,
-    Ref,
-    Scheduler,
-    document_location,
-    is_web,
-    stream_child,
-)
-from ._model import Entry
-from ._options import ReadOptions, build_options
-from .errors import FetchError, SitemapError
+from .._door import Door, Refused, is_web
+from .._model import Entry
+from .._open import open_document
+from .._options import ReadOptions, build_options
+from ..errors import FetchError, SitemapError
+from .children import stream_child
+from .locations import document_location
+from .policy import Scheduler
+from .results import ChildDownload, ChildSitemap, DownloadKind, FollowStats
+from .spool import new_spool
 
 if TYPE_CHECKING:
     import httpx
 
-    from ._model import Document
-    from ._source import Source
+    from .._model import Document
+    from .._source import Source
 
 _BATCH = 500
 
@@ -71,7 +66,7 @@ class AsyncFetcher:
     """The async client with the sync fetcher's policy; bodies are spooled, not held."""
 
     def __init__(self, options: ReadOptions, door: Door | None = None) -> None:
-        from ._door import make_async_client
+        from .._door import make_async_client
 
         self.options = options
         self.door = door if door is not None else Door(options)
@@ -83,9 +78,9 @@ class AsyncFetcher:
     async def _send(self, url: str) -> httpx.Response:
         import httpx
 
-        from ._fetch import Chain
+        from .._fetch import RequestChain
 
-        chain = Chain(url, self.options, self.door)
+        chain = RequestChain(url, self.options, self.door)
         while True:
             extensions = chain.begin()
             try:
@@ -113,10 +108,10 @@ class AsyncFetcher:
         capped) and decoded while it is read."""
         import httpx
 
-        from ._fetch import body_over_cap, decoded_stream, describe, too_large
+        from .._fetch import body_over_cap, decoded_stream, describe, too_large
 
         response = await self._send(url)
-        spool = tempfile.SpooledTemporaryFile(max_size=SPOOL_IN_MEMORY)  # noqa: SIM115
+        spool = new_spool()
         try:
             error = too_large(url, self.options, response.headers.get("content-length"))
             if error is not None:
@@ -137,7 +132,7 @@ class AsyncFetcher:
             await response.aclose()
         spool.seek(0)
         coding = response.headers.get("content-encoding")
-        body = decoded_stream(spool, coding, url, self.options)  # type: ignore[arg-type]
+        body = decoded_stream(spool, coding, url, self.options)
         return body, str(response.url)
 
 
@@ -184,8 +179,6 @@ class AsyncDocument:
     async def _open_top(
         self, fetcher: AsyncFetcher | None, parser: _Parser
     ) -> tuple[Document, str | None]:
-        from ._api import open_document
-
         opts, source = self._options, self.source
         if fetcher is not None and isinstance(source, str):
             body, final = await fetcher.fetch(source)
@@ -252,36 +245,36 @@ def _closing(first: Any, second: Any) -> Any:
     return close
 
 
-async def _download(ref: Ref, sched: Scheduler, fetcher: AsyncFetcher) -> Download:
+async def _download(child: ChildSitemap, sched: Scheduler, fetcher: AsyncFetcher) -> ChildDownload:
     """Task body: refuse or download one child into a spool (the twin of download_child)."""
-    if not is_web(ref.url):
-        return Download("local")
-    reason = sched.guard(ref.url)
+    if not is_web(child.url):
+        return ChildDownload(DownloadKind.LOCAL)
+    reason = sched.guard(child.url)
     if reason is not None:
-        return Download("refused", reason=reason)
+        return ChildDownload(DownloadKind.REFUSED, reason=reason)
     try:
-        body, final = await fetcher.fetch(ref.url)
+        body, final = await fetcher.fetch(child.url)
     except Refused as exc:
-        return Download("refused", reason=exc.reason)
+        return ChildDownload(DownloadKind.REFUSED, reason=exc.reason)
     except SitemapError as exc:
-        return Download("failed", reason=exc.reason)
+        return ChildDownload(DownloadKind.FAILED, reason=exc.reason)
     except Exception as exc:  # a transport oddity must not stop the other children
-        return Download("failed", reason=f"{type(exc).__name__}: {exc}")
-    return Download("body", body=body, final=final)
+        return ChildDownload(DownloadKind.FAILED, reason=f"{type(exc).__name__}: {exc}")
+    return ChildDownload(DownloadKind.BODY, body=body, final=final)
 
 
 async def _drive(
     sched: Scheduler, fetcher: AsyncFetcher, options: ReadOptions, parser: _Parser
 ) -> AsyncIterator[Entry]:
-    tasks: list[asyncio.Task[Download]] = []
+    tasks: list[asyncio.Task[ChildDownload]] = []
     completed = False
     current: Iterator[Entry] | None = None
 
     def start() -> None:
-        for slot in sched.to_start():
-            task = asyncio.ensure_future(_download(slot.ref, sched, fetcher))
+        for queued in sched.to_start():
+            task = asyncio.ensure_future(_download(queued.child, sched, fetcher))
             tasks.append(task)
-            slot.handle = task
+            queued.handle = task
 
     try:
         while True:
@@ -291,10 +284,7 @@ async def _drive(
                 break
             while not head.handle.done():
                 # Wait for the head, starting the next child whenever any download ends.
-                busy = [s.handle for s in sched.pending() if isinstance(s.handle, asyncio.Task)]
-                await asyncio.wait(
-                    [t for t in busy if not t.done()], return_when=asyncio.FIRST_COMPLETED
-                )
+                await asyncio.wait(sched.downloading(), return_when=asyncio.FIRST_COMPLETED)
                 start()
             download = head.handle.result()
             current = stream_child(sched, head, download, options)
@@ -312,8 +302,8 @@ async def _drive(
             for task in tasks:
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
-            for slot in sched.pending():
-                handle = slot.handle
+            for queued in sched.pending():
+                handle = queued.handle
                 if isinstance(handle, asyncio.Task) and handle.done() and not handle.cancelled():
                     body = handle.result().body
                     if body is not None:

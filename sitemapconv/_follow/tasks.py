@@ -2,9 +2,9 @@
 
 These are plain functions over plain, picklable values (no dask here), so a cluster runs
 them anywhere and :mod:`sitemapconv.cluster` only wires them into a graph. They call the
-follow machinery (:func:`~sitemapconv._follow.read_child`,
-:func:`~sitemapconv._follow.fetch_child`, :class:`~sitemapconv._follow.Scheduler`) as it is,
-so the safety rules of ``read(url, follow=True)`` hold task by task.
+follow machinery (:func:`.children.read_child`, :func:`.children.fetch_child`,
+:class:`.policy.Scheduler`) as it is, so the safety rules of ``read(url, follow=True)``
+hold task by task.
 
 Nothing here raises for bad input: a sitemap that cannot be fetched or read becomes one
 *error record* (``loc`` None, ``error`` the reason, ``sitemap`` its URL), so one bad site
@@ -17,17 +17,23 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
+from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ._door import Door, visit_key
-from ._model import Entry
-from ._options import ReadOptions, emit_warning
-from .errors import SitemapError
-from .writers._tabular import ROW_KEYS, entry_row
+from .._discover import discover
+from .._door import Door, is_web, visit_key
+from .._model import Entry
+from .._open import open_document
+from .._options import ReadOptions, emit_warning
+from ..errors import SitemapError
+from ..writers._tabular import ROW_KEYS, entry_row
+from .children import failure_reason, fetch_child, read_child
+from .policy import Scheduler
+from .results import ChildKind, ChildResult, ChildSitemap, FollowStats
 
 if TYPE_CHECKING:
-    from ._fetch import Fetcher
+    from .._fetch import Fetcher
 
 #: One row of a scale-out read. Keys are :data:`COLUMNS`; see :mod:`sitemapconv.cluster`.
 Record = dict[str, Any]
@@ -67,8 +73,6 @@ def as_location(source: str) -> str:
     A ``file:`` location lets a local index open its local children (follow's rule), and
     means the same on every worker that shares the filesystem.
     """
-    from ._follow import is_web
-
     if is_web(source) or source.lower().startswith("file:"):
         return source
     return Path(source).resolve().as_uri()
@@ -97,7 +101,7 @@ def shared_fetcher(options: ReadOptions) -> Fetcher:
     httpx clients are thread-safe; the pool is widened to ``_POOL`` connections so that the
     threads of one worker do not queue for a connection.
     """
-    from ._fetch import Fetcher
+    from .._fetch import Fetcher  # imports httpx
 
     key = _http_key(options)
     with _LOCK:
@@ -111,21 +115,15 @@ def shared_fetcher(options: ReadOptions) -> Fetcher:
         return fetcher
 
 
-def _reason(exc: Exception) -> str:
-    return exc.reason if isinstance(exc, SitemapError) else f"{type(exc).__name__}: {exc}"
-
-
 # --- discovery ----------------------------------------------------------------------------
 
 
 def discover_site(site: str, options: ReadOptions) -> tuple[list[str], list[Record]]:
     """The sitemap URLs found for ``site``, or an error record when there are none."""
-    from ._discover import discover
-
     try:
         found = discover(site, options=options)
     except Exception as exc:
-        return [], [error_record(site, site, _reason(exc))]
+        return [], [error_record(site, site, failure_reason(exc))]
     if not found:
         message = "no sitemap or feed found (robots.txt and well-known paths)"
         return [], [error_record(site, site, message)]
@@ -141,9 +139,6 @@ def read_whole(site: str, source: str, options: ReadOptions) -> list[Record]:
     The document is read completely before any row is returned, so a file failing
     part-way gives its error record and no partial rows.
     """
-    from ._api import open_document
-    from ._follow import is_web
-
     opts = replace(options, follow=False)
     try:
         if not is_web(source):
@@ -156,52 +151,60 @@ def read_whole(site: str, source: str, options: ReadOptions) -> list[Record]:
         finally:
             close()
     except Exception as exc:
-        return [error_record(site, source, _reason(exc))]
+        return [error_record(site, source, failure_reason(exc))]
 
 
 # --- the top of a followed read -----------------------------------------------------------
 
 
-@dataclass(slots=True)
-class Top:
-    """What reading a source gave: its rows, or (an index) its child URLs and location."""
+class TopKind(str, Enum):
+    """What reading the top of a site gave (the values are the words of older code)."""
 
-    kind: str  # "pages" | "index" | "failed" | "large" (pages left to read again)
+    PAGES = "pages"
+    INDEX = "index"
+    FAILED = "failed"
+    #: A sitemap with too many rows to send back to the client: read again in the bag.
+    LARGE = "large"
+
+
+@dataclass(slots=True)
+class TopRead:
+    """What reading a top source gave: its rows, or (an index) its child URLs and location."""
+
+    kind: TopKind
     records: list[Record] = field(default_factory=list)
     children: list[str] = field(default_factory=list)
     base: str | None = None
 
 
-def read_top(site: str, source: str, options: ReadOptions) -> Top:
+def read_top(site: str, source: str, options: ReadOptions) -> TopRead:
     """Read one source completely: an index gives its children, anything else its rows."""
     try:
         return _read_top(site, source, options)
     except Exception as exc:
-        return Top("failed", [error_record(site, source, _reason(exc))])
+        return TopRead(TopKind.FAILED, [error_record(site, source, failure_reason(exc))])
 
 
-def _read_top(site: str, source: str, options: ReadOptions) -> Top:
-    from ._follow import Ref, is_web, read_child
-
-    ref = Ref(source, None, 0)
+def _read_top(site: str, source: str, options: ReadOptions) -> TopRead:
+    top = ChildSitemap(source, None, 0)
     if not is_web(source):
-        result = read_child(ref, options)
+        result = read_child(top, options)
     else:
         try:
             body, final, close = shared_fetcher(options).open(source, door=Door(options, site))
         except SitemapError as exc:
-            return Top("failed", [error_record(site, source, exc.reason)])
+            return TopRead(TopKind.FAILED, [error_record(site, source, exc.reason)])
         try:
-            result = read_child(ref, options, (body, final))
+            result = read_child(top, options, (body, final))
         finally:
             close()
     for message in result.warnings:
         emit_warning(options.on_warning, message)
-    if result.kind == "index":
-        return Top("index", children=result.children, base=result.base or source)
-    if result.kind != "pages":
-        return Top("failed", [error_record(site, source, result.reason)])
-    return Top("pages", [entry_record(e, site) for e in result.entries])
+    if result.kind is ChildKind.INDEX:
+        return TopRead(TopKind.INDEX, children=result.children, base=result.base or source)
+    if result.kind is not ChildKind.PAGES:
+        return TopRead(TopKind.FAILED, [error_record(site, source, result.reason)])
+    return TopRead(TopKind.PAGES, [entry_record(e, site) for e in result.entries])
 
 
 #: A top with more rows than this is not sent back to the client to be put in the graph:
@@ -209,23 +212,23 @@ def _read_top(site: str, source: str, options: ReadOptions) -> Top:
 KEEP_ROWS = 2000
 
 
-def plan_top(site: str, source: str, options: ReadOptions) -> Top:
+def plan_top(site: str, source: str, options: ReadOptions) -> TopRead:
     """:func:`read_top` for the client's plan: what comes back is small.
 
     An index gives its children; a failure, or a sitemap of at most :data:`KEEP_ROWS`
-    rows, its rows; a bigger sitemap only ``kind="large"``, so that its rows never travel
+    rows, its rows; a bigger sitemap only ``TopKind.LARGE``, so that its rows never travel
     through the client (:func:`read_large` reads it again, in the bag).
     """
     top = read_top(site, source, options)
-    if top.kind == "pages" and len(top.records) > KEEP_ROWS:
-        return Top("large")
+    if top.kind is TopKind.PAGES and len(top.records) > KEEP_ROWS:
+        return TopRead(TopKind.LARGE)
     return top
 
 
 def read_large(site: str, source: str, options: ReadOptions) -> list[Record]:
     """The rows of a top that :func:`plan_top` found too big to keep: it is read again."""
     top = read_top(site, source, options)
-    if top.kind == "index":  # it changed between the two reads
+    if top.kind is TopKind.INDEX:  # it changed between the two reads
         return [error_record(site, source, "became a sitemap index after it was planned")]
     return top.records
 
@@ -234,7 +237,7 @@ def read_large(site: str, source: str, options: ReadOptions) -> list[Record]:
 
 
 @dataclass(slots=True)
-class Listed:
+class ChildTask:
     """A child sitemap admitted by the client: one task of the scale-out read."""
 
     site_no: int
@@ -261,41 +264,41 @@ class SiteVisited(set[str]):
 
 
 def read_listed(
-    item: Listed, options: ReadOptions, visited: Mapping[int, frozenset[str]]
+    item: ChildTask, options: ReadOptions, visited: Mapping[int, frozenset[str]]
 ) -> list[Record]:
     """Read one child sitemap; a nested index is followed here, within this task.
 
-    The child goes through a :class:`~sitemapconv._follow.Scheduler` of its own as its one
+    The child goes through a :class:`~sitemapconv._follow.policy.Scheduler` of its own as its one
     top-level child, so the guard, the depth limit and the dedup apply exactly as in
     ``read(follow=True)``. Every child that fails or is refused is one error record.
     """
     try:
         return _read_listed(item, options, visited)
     except Exception as exc:
-        return [error_record(item.site, item.url, _reason(exc))]
+        return [error_record(item.site, item.url, failure_reason(exc))]
 
 
 def _read_listed(
-    item: Listed, options: ReadOptions, visited: Mapping[int, frozenset[str]]
+    item: ChildTask, options: ReadOptions, visited: Mapping[int, frozenset[str]]
 ) -> list[Record]:
-    from ._follow import FollowStats, Result, Scheduler, fetch_child, is_web
-
     seen = SiteVisited(visited.get(item.site_no, frozenset()), visit_key(item.url))
     sched = Scheduler(options, FollowStats(), item.start, item.parent, iter([item.url]), seen)
     records: list[Record] = []
     while True:
-        for slot in sched.to_start():
-            fetcher = shared_fetcher(options) if is_web(slot.ref.url) else None
-            slot.handle = fetch_child(slot.ref, options, fetcher, sched.guard, door=sched.door)
+        for queued in sched.to_start():
+            fetcher = shared_fetcher(options) if is_web(queued.child.url) else None
+            queued.handle = fetch_child(
+                queued.child, options, fetcher, sched.guard, door=sched.door
+            )
         head = sched.head()
         if head is None:
             break
-        result: Result = head.handle
+        result: ChildResult = head.handle
         entries = sched.deliver(head, result)
-        if result.kind == "failed":
-            records.append(error_record(item.site, head.ref.url, result.reason))
-        elif result.kind == "refused":
-            records.append(error_record(item.site, head.ref.url, f"refused: {result.reason}"))
+        if result.kind is ChildKind.FAILED:
+            records.append(error_record(item.site, head.child.url, result.reason))
+        elif result.kind is ChildKind.REFUSED:
+            records.append(error_record(item.site, head.child.url, f"refused: {result.reason}"))
         records.extend(_records(entries, item.site))
     return records
 
