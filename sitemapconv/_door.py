@@ -35,7 +35,7 @@ from urllib.parse import urlsplit
 from . import _addresses as addresses
 from ._options import ReadOptions
 from ._urlnorm import normalize_url
-from .errors import FetchError
+from .errors import FetchError, RefusedFetch
 
 if TYPE_CHECKING:
     import httpx
@@ -47,8 +47,8 @@ _DEFAULT_PORTS = {"http": 80, "https": 443}
 POLICY_KEY = "sitemapconv.policy"
 
 
-class Refused(FetchError):
-    """The door refused a URL or an address before contacting it (SSRF rule, scheme)."""
+#: The door's name for :class:`~sitemapconv.errors.RefusedFetch` (defined in errors.py).
+Refused = RefusedFetch
 
 
 # --- URLs ---------------------------------------------------------------------------------

@@ -23,7 +23,7 @@ from urllib.parse import quote, urlsplit
 from ._options import ReadOptions, emit_warning
 from ._retry import send_with_retries
 from ._urls import encode_url
-from .errors import SitemapError
+from .errors import SitemapError, UsageError
 
 if TYPE_CHECKING:
     import httpx
@@ -50,14 +50,14 @@ INDEXNOW_MESSAGES: dict[int, str] = {
 }
 
 
-class NotifyUsageError(SitemapError, ValueError):
-    """A bad key, endpoint or template given by the caller (a usage error, not bad input)."""
+#: The name this module's usage errors had before they joined the one tree in errors.py.
+NotifyUsageError = UsageError
 
 
 def check_key(key: str) -> str:
     """Return ``key`` if IndexNow accepts its form: 8-128 of ``a-z A-Z 0-9 -``."""
     if _KEY.fullmatch(key) is None:
-        raise NotifyUsageError(
+        raise UsageError(
             f"invalid IndexNow key {key!r}: it must be 8 to 128 characters, "
             "each a letter a-z or A-Z, a digit 0-9 or '-'"
         )
@@ -65,14 +65,14 @@ def check_key(key: str) -> str:
 
 
 def check_http_url(url: str, what: str) -> str:
-    """Return ``url`` if it is an absolute http(s) URL, else raise :class:`NotifyUsageError`."""
+    """Return ``url`` if it is an absolute http(s) URL, else raise :class:`UsageError`."""
     try:
         parts = urlsplit(url)
         parts.port  # noqa: B018 - raises ValueError for a bad port
     except ValueError:
         parts = None
     if parts is None or parts.scheme.lower() not in ("http", "https") or not parts.hostname:
-        raise NotifyUsageError(f"{what} must be an absolute http(s) URL", source=url or "<empty>")
+        raise UsageError(f"{what} must be an absolute http(s) URL", source=url or "<empty>")
     return url
 
 
@@ -371,7 +371,7 @@ def indexnow(
     Transport failures, 429 and 5xx are retried per :mod:`sitemapconv._retry` with
     ``options.retries``, ``backoff``, ``max_retry_after``, ``timeout`` and ``user_agent``.
     Failed batches do not raise: each :class:`BatchResult` says how its batch went. A bad key,
-    endpoint or key location raises :class:`NotifyUsageError` before anything is sent.
+    endpoint or key location raises :class:`UsageError` before anything is sent.
     ``dry_run`` builds the exact requests and sends none.
     """
     return list(
@@ -389,7 +389,7 @@ def indexnow(
 def ping_url(template: str, sitemap_url: str) -> str:
     """The URL to GET: ``template`` with every ``{}`` replaced by the encoded sitemap URL."""
     if "{}" not in template:
-        raise NotifyUsageError(
+        raise UsageError(
             "the ping template must contain {} where the sitemap URL goes "
             "(for example https://engine.example/ping?sitemap={})",
             source=template,

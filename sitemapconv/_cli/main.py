@@ -10,29 +10,20 @@ library options by :mod:`sitemapconv._cli.args`. Exit codes (:mod:`sitemapconv._
 
 from __future__ import annotations
 
-import shutil
-import sys
-import tempfile
-from collections.abc import Callable, Iterable, Iterator
-from typing import Annotated, Any, BinaryIO, cast
+from dataclasses import replace
+from typing import Annotated
 
 import typer
 
-from .. import _api as api
-from .. import _termination as termination
 from .._filters import FilterOptions, Pipeline
-from .._model import Document, Entry, FeedMeta
-from .._outcome import EXIT_PARTIAL, Run
-from .._progress import Progress, summary_line
-from .._registry import UnknownFormat
-from .._robots import SitemapUrlError
-from .._sink import open_dest
-from ..errors import SitemapError
-from ..notify import DEFAULT_ENDPOINT, NotifyUsageError
-from ..writers._spool import SPOOL_MEMORY
+from .._options import WriteOptions
+from ..notify import DEFAULT_ENDPOINT
 from . import args as cliargs
-from .diff_mode import changed_urls, diff_format, write_comparison
-from .notify_mode import NotifyRequest, UsageError, run_notify
+from .convert_mode import run_convert
+from .diff_mode import diff_format, run_diff
+from .notify_mode import NotifyRequest, run_notify_command
+from .options import CliOptions, DaskSettings, DiffSettings, ValidateSettings
+from .reporter import Reporter
 
 app = typer.Typer(
     add_completion=False,
@@ -76,23 +67,6 @@ VALIDATE = "Validate"
 NOTIFY = "Tell search engines"
 DASK = "Scale-out (Dask)"
 DIFF = "Compare snapshots and cache"
-
-
-class _Say:
-    """Where messages go: stderr, one line each; ``--quiet`` keeps only errors."""
-
-    def __init__(self, quiet: bool) -> None:
-        self.quiet = quiet
-        self.warnings = 0
-
-    def warning(self, message: str) -> None:
-        self.warnings += 1
-        if not self.quiet:
-            print(f"sitemapconv: warning: {message}", file=sys.stderr)
-
-    @staticmethod
-    def error(message: str) -> None:
-        print(f"sitemapconv: error: {message}", file=sys.stderr)
 
 
 @app.command(epilog=EPILOG)
@@ -421,274 +395,83 @@ def convert(
     ] = False,
 ) -> None:  # fmt: skip
     """Convert sitemaps, sitemap indexes, RSS/Atom feeds and URL lists into one another."""
-    say = _Say(quiet)
-    remote = cliargs.remote_options(
+    reporter = Reporter(quiet)
+    read = cliargs.read_options(
         follow=follow, include=include_sitemap, concurrency=concurrency, timeout=timeout,
         retries=retries, user_agent=user_agent, headers=header, max_depth=max_depth,
         max_sitemaps=max_sitemaps, allow_private=allow_private, max_bytes=max_bytes,
+        forward_headers=forward_headers, cache=cache, cache_max_bytes=cache_max_bytes,
+        trust_index_lastmod=trust_index_lastmod,
     )  # fmt: skip
-    remote["forward_headers"] = forward_headers
-    if cache is not None and not cache.strip():
-        raise typer.BadParameter("give the cache folder", param_hint="--cache")
-    if trust_index_lastmod and (cache is None or not follow):
-        raise typer.BadParameter(
-            "goes with --cache DIR and --follow", param_hint="--trust-index-lastmod"
-        )
-    if cache is not None:
-        remote.update(
-            cache=cache, cache_max_bytes=cache_max_bytes, trust_index_lastmod=trust_index_lastmod
-        )
-    notify = NotifyRequest(
-        inputs=inputs or (),
-        from_=from_,
-        robots_line=robots_line,
-        update_robots=update_robots,
-        sitemap_url=sitemap_url,
-        indexnow_key=indexnow,
-        endpoint=indexnow_endpoint,
-        key_location=key_location,
-        pings=ping or (),
-        dry_run=dry_run,
-        read_options=remote,
-        strict=strict,
-    )
-    if (notify.wanted or sitemap_url is not None or dry_run) and diff is None:
-        _notify(notify, say, converting=output != "-" or to is not None or gzip)
-    if not inputs:
+    opts = CliOptions(
+        inputs=tuple(inputs or ()), from_=from_, to=to, output=output, quiet=quiet,
+        verbose=verbose, strict=strict, discover=discover, read=read,
+        write=WriteOptions(
+            gzip=gzip, title=title, link=link, description=description, author=author,
+            feed_id=feed_id, self_link=self_link, date_only=date_only, base_url=base_url,
+            max_urls=max_urls, max_file_bytes=max_file_bytes, part_name=part_name,
+        ),
+        filters=FilterOptions(
+            base_url=base_url, include=include or (), exclude=exclude or (),
+            since=cliargs.date_value(since, "--since"),
+            until=cliargs.date_value(until, "--until"),
+            dedupe=dedupe, sort=sort, limit=limit,  # type: ignore[arg-type]  # sort_value checked it
+        ),
+        notify=NotifyRequest(
+            inputs=tuple(inputs or ()), from_=from_, robots_line=robots_line,
+            update_robots=update_robots, sitemap_url=sitemap_url, indexnow_key=indexnow,
+            endpoint=indexnow_endpoint, key_location=key_location, pings=ping or (),
+            dry_run=dry_run, read_options=read, strict=strict,
+        ),
+        validate=ValidateSettings(report) if validate else None,
+        dask=DaskSettings(scheduler or "local") if use_dask or scheduler is not None else None,
+        diff=DiffSettings(diff, diff_fields) if diff is not None else None,
+        no_split=no_split,
+    )  # fmt: skip
+    _dispatch(opts, reporter, diff_fields_given=diff_fields is not None)
+
+
+def _dispatch(opts: CliOptions, reporter: Reporter, *, diff_fields_given: bool) -> None:
+    """Run the one mode the command line asked for; every mode ends by raising Exit."""
+    notify = opts.notify
+    if (notify.wanted or notify.sitemap_url is not None or notify.dry_run) and opts.diff is None:
+        converting = not opts.to_stdout or opts.to is not None or opts.write.gzip
+        run_notify_command(notify, reporter, converting=converting)
+    if not opts.inputs:
         raise typer.BadParameter(
             "give at least one INPUT (a path, a URL, or -)", param_hint="INPUT"
         )
-    if diff is None and diff_fields is not None:
+    if opts.diff is None and diff_fields_given:
         raise typer.BadParameter("goes with --diff OLD", param_hint="--diff-fields")
-    if diff is not None and (validate or use_dask or scheduler is not None or discover):
+    if opts.diff is not None and (opts.validate or opts.dask or opts.discover):
         raise typer.BadParameter(
             "does not combine with --validate, --dask or --discover", param_hint="--diff"
         )
-    if validate:
-        from .._report import FORMATS, run
+    if opts.validate is not None:
+        from .validate_mode import run_validate
 
-        if report not in FORMATS:
-            raise typer.BadParameter("use text or json", param_hint="--report")
-        from .._options import ReadOptions
+        run_validate(opts)
+    if opts.dask is not None:
+        from .dask_mode import run_dask
 
-        remote_opts = ReadOptions(**{k: v for k, v in remote.items() if k != "follow"})
-        raise typer.Exit(
-            run(inputs, report_format=report, location=base_url, follow=follow, options=remote_opts)
-        )
-    if use_dask or scheduler is not None:
-        from .dask_mode import run_cli_job
-
-        try:
-            with termination.terminating_signals():
-                code = run_cli_job(
-                    inputs, scheduler=scheduler or "local", to=to, output=output,
-                    follow=follow, discover=discover,
-                    read_options={**remote, "on_warning": say.warning},
-                    warn=say.warning, error=say.error,
-                )  # fmt: skip
-        except termination.Terminated as exc:
-            termination.remove_pending()
-            say.error(f"stopped by {exc}; the output was not replaced")
-            raise typer.Exit(exc.exit_code) from None
-        raise typer.Exit(code)
+        run_dask(opts, reporter)
     try:
-        fmt = cliargs.output_format(to, output) if diff is None else diff_format(to, output)
-        pipeline = Pipeline(
-            FilterOptions(
-                base_url=base_url,
-                include=include or (),
-                exclude=exclude or (),
-                since=cliargs.date_value(since, "--since"),
-                until=cliargs.date_value(until, "--until"),
-                dedupe=dedupe,
-                sort=sort,  # type: ignore[arg-type]  # cliargs.sort_value checked it
-                limit=limit,
-            )
+        fmt = (
+            cliargs.output_format(opts.to, opts.output)
+            if opts.diff is None
+            else diff_format(opts.to, opts.output)
         )
-    except ValueError as exc:
+        pipeline = Pipeline(opts.filters)  # compiles the patterns: a bad one is a usage error
+    except ValueError as exc:  # an unknown -t name, a bad pattern
         raise typer.BadParameter(str(exc), param_hint="--include/--exclude") from None
-    write_options: dict[str, Any] = {
-        "on_warning": say.warning, "gzip": gzip, "title": title, "link": link,
-        "description": description, "author": author, "feed_id": feed_id,
-        "self_link": self_link, "date_only": date_only, "base_url": base_url,
-        "split": cliargs.split_choice(fmt, output, no_split), "max_urls": max_urls,
-        "max_file_bytes": max_file_bytes, "part_name": part_name,
-    }  # fmt: skip
-    if diff is not None:
-        _diff(inputs, diff, diff_fields, from_, fmt, output, pipeline.options, say, notify,
-              remote, write_options)  # fmt: skip
-    progress = Progress.for_terminal(quiet=quiet, output_to_stdout=output == "-")
-    outcome = Run(several=len(inputs) > 1 or discover, strict=strict, on_failure=say.warning)
-    try:
-        with termination.terminating_signals(), progress:
-            docs = outcome.documents(_open_inputs(inputs, from_, discover, say, base_url, remote))
-            meta, docs = outcome.prime(docs)
-            entries = outcome.entries(docs)
-            if progress.display or verbose:  # counting costs a generator layer per entry
-                entries = progress.track(entries)
-            if pipeline.options.active or verbose:
-                entries = pipeline(entries)
-            if strict and output == "-":
-                written = _write_held(entries, fmt, meta, write_options)
-            else:
-                written = api.write(entries, output, fmt, meta=meta, **write_options)
-        if verbose and not quiet:
-            line = summary_line(
-                pipeline.stats, written=written, warnings=say.warnings, progress=progress
-            )
-            print(f"sitemapconv: {line}", file=sys.stderr)
-    except UnknownFormat as exc:
-        say.error(str(exc))
-        raise typer.Exit(2) from None
-    except SitemapError as exc:
-        say.error(str(exc))
-        raise typer.Exit(1) from None
-    except KeyboardInterrupt:
-        termination.remove_pending()
-        say.error("interrupted")
-        raise typer.Exit(130) from None
-    except termination.Terminated as exc:
-        termination.remove_pending()
-        say.error(f"stopped by {exc}; the output was not replaced")
-        raise typer.Exit(exc.exit_code) from None
-    except BrokenPipeError:
-        raise typer.Exit(0) from None
-    if outcome.exit_code:
-        # Always shown, even under --quiet: a cron job must see that the result is partial.
-        print(
-            f"sitemapconv: partial: {outcome.describe_failures()}; wrote {written:,} entries "
-            f"from the rest (exit {outcome.exit_code}; --strict makes this an error)",
-            file=sys.stderr,
-        )
-    raise typer.Exit(outcome.exit_code)
-
-
-def _write_held(
-    entries: Iterable[Entry], fmt: str, meta: FeedMeta, write_options: dict[str, Any]
-) -> int:
-    """Write to stdout only once everything was read (``--strict``): a run that fails at
-    the end must not have streamed half a document into a pipe."""
-    with tempfile.SpooledTemporaryFile(max_size=SPOOL_MEMORY) as held:
-        count = api.write(entries, cast(BinaryIO, held), fmt, meta=meta, **write_options)
-        held.seek(0)
-        with open_dest("-") as out:
-            shutil.copyfileobj(held, out, 1024 * 1024)
-    return count
-
-
-def _open_inputs(
-    inputs: list[str],
-    from_: str | None,
-    discover: bool,
-    say: _Say,
-    base_url: str | None,
-    remote: dict[str, Any],
-) -> Iterator[tuple[str, Callable[[], Iterable[Document]]]]:
-    """The INPUTs as groups of documents, each opened when the merge reaches it."""
-    if discover:
-        from .._discover import read_discovered
-        from .._options import ReadOptions
-
-        opts = ReadOptions(on_warning=say.warning, base_url=base_url, **remote)
-        yield "discovery", lambda: read_discovered(inputs, from_, opts)
-        return
-
-    def opener(src: str) -> Callable[[], Iterable[Document]]:
-        return lambda: [api.read(src, from_, on_warning=say.warning, base_url=base_url, **remote)]
-
-    for src in inputs:
-        yield src, opener(src)
-
-
-def _diff(
-    inputs: list[str],
-    old: str,
-    fields: str | None,
-    from_: str | None,
-    fmt: str,
-    output: str,
-    filters: FilterOptions,
-    say: _Say,
-    notify: NotifyRequest,
-    remote: dict[str, Any],
-    write_options: dict[str, Any],
-) -> None:
-    """``--diff OLD``: write what changed from OLD to the INPUT, or IndexNow it; then exit."""
-    from .._diff import DEFAULT_FIELDS, check_fields, diff
-
-    if len(inputs) != 1:
-        raise typer.BadParameter("--diff compares one INPUT with OLD", param_hint="INPUT")
-    try:
-        names = check_fields(fields.split(",")) if fields is not None else DEFAULT_FIELDS
-    except ValueError as exc:
-        raise typer.BadParameter(str(exc), param_hint="--diff-fields") from None
-    if notify.wanted:
-        notify.url_source = changed_urls(
-            inputs[0], old, fields=names, filters=filters, from_=from_, read_options=remote
-        )
-        _notify(notify, say, converting=output != "-")
-    progress = Progress.for_terminal(quiet=say.quiet, output_to_stdout=output == "-")
-    try:
-        with termination.terminating_signals(), progress:
-            comparison = diff(
-                old, inputs[0], fields=names, filters=filters, new_format=from_,
-                on_warning=say.warning, **remote,
-            )  # fmt: skip
-            write_comparison(comparison, output, fmt, write_options)
-    except UnknownFormat as exc:
-        say.error(str(exc))
-        raise typer.Exit(2) from None
-    except SitemapError as exc:
-        say.error(str(exc))
-        raise typer.Exit(1) from None
-    except KeyboardInterrupt:
-        termination.remove_pending()
-        say.error("interrupted")
-        raise typer.Exit(130) from None
-    except termination.Terminated as exc:
-        termination.remove_pending()
-        say.error(f"stopped by {exc}; the output was not replaced")
-        raise typer.Exit(exc.exit_code) from None
-    except BrokenPipeError:
-        raise typer.Exit(0) from None
-    if not say.quiet:
-        print(f"sitemapconv: {comparison.stats.summary()}", file=sys.stderr)
-    raise typer.Exit(0)
-
-
-def _notify(req: NotifyRequest, say: _Say, *, converting: bool) -> None:
-    """Run the notify actions instead of a conversion, then exit."""
-    if not req.wanted:
-        raise typer.BadParameter(
-            "--sitemap-url and --dry-run go with --update-robots, --ping or --indexnow"
-        )
-    if converting:
-        raise typer.BadParameter(
-            "notify options (--robots-line, --update-robots, --ping, --indexnow) do not convert: "
-            "drop -o/-t/--gzip, or run the conversion as its own command"
-        )
-    try:
-        with termination.terminating_signals():
-            code = run_notify(req, out=print if not say.quiet else lambda _: None, warn=say.warning)
-        if code == EXIT_PARTIAL:  # shown even under --quiet
-            print(
-                "sitemapconv: partial: some inputs could not be read; the URLs of the rest "
-                f"were submitted (exit {EXIT_PARTIAL}; --strict makes this an error)",
-                file=sys.stderr,
-            )
-    except (NotifyUsageError, SitemapUrlError, UsageError, UnknownFormat) as exc:
-        say.error(str(exc))
-        raise typer.Exit(2) from None
-    except SitemapError as exc:
-        say.error(str(exc))
-        raise typer.Exit(1) from None
-    except KeyboardInterrupt:
-        say.error("interrupted")
-        raise typer.Exit(130) from None
-    except termination.Terminated as exc:
-        say.error(f"stopped by {exc}")
-        raise typer.Exit(exc.exit_code) from None
-    raise typer.Exit(code)
+    write = replace(
+        opts.write,
+        on_warning=reporter.warning,
+        split=cliargs.split_choice(fmt, opts.output, opts.no_split),
+    )
+    if opts.diff is not None:
+        run_diff(opts, fmt, write, reporter)
+    run_convert(opts, fmt, write, pipeline, reporter)
 
 
 def main() -> None:
