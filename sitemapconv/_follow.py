@@ -691,7 +691,9 @@ def _drive(
             if fetcher is None and is_web(slot.ref.url):
                 fetcher = Fetcher(options, door=sched.door)  # local index, remote children
             if is_web(slot.ref.url):
-                slot.handle = pool.submit(download_child, slot.ref, options, fetcher, sched.guard)
+                slot.handle = pool.submit(
+                    progress.carried(download_child), slot.ref, options, fetcher, sched.guard
+                )
             else:
                 slot.handle = Download("local")
 
