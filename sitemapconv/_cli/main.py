@@ -1,8 +1,11 @@
 """The ``sitemapconv`` command, pandoc-style: ``sitemapconv INPUT... -f FROM -t TO -o OUT``.
 
-A thin layer over the library: every option maps onto a ReadOptions/WriteOptions field,
-a filter, or a library function (validate, notify, dask); option values are turned into
-library options by :mod:`sitemapconv._cli.args`. Exit codes (:mod:`sitemapconv._outcome`):
+A thin layer over the library, and only the typer app and the dispatch: the flags are
+declared in :mod:`~sitemapconv._cli.flags`, turned into one typed
+:class:`~sitemapconv._cli.options.CliOptions` (holding the library's ReadOptions,
+WriteOptions and FilterOptions) with the checks of :mod:`~sitemapconv._cli.args`, and run
+by one module per mode: ``convert_mode``, ``validate_mode``, ``notify_mode`` (robots.txt,
+pings, IndexNow), ``dask_mode``, ``diff_mode``. Exit codes (:mod:`sitemapconv._outcome`):
 0 complete, 1 failed with nothing written or replaced (one line on stderr, no traceback),
 2 usage error, 3 partial (some inputs or followed children failed; the rest is written),
 128+N stopped by signal N (SIGINT, SIGTERM, SIGHUP) with temporary files removed.
@@ -11,7 +14,6 @@ library options by :mod:`sitemapconv._cli.args`. Exit codes (:mod:`sitemapconv._
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Annotated
 
 import typer
 
@@ -19,6 +21,7 @@ from .._filters import FilterOptions, Pipeline
 from .._options import WriteOptions
 from ..notify import DEFAULT_ENDPOINT
 from . import args as cliargs
+from . import flags
 from .convert_mode import run_convert
 from .diff_mode import diff_format, run_diff
 from .notify_mode import NotifyRequest, run_notify_command
@@ -58,341 +61,77 @@ Exit codes: 0 complete; 1 failed, nothing written or replaced; 2 usage error;
 (--strict makes that a failure); 128+N stopped by signal N, old output intact.
 """
 
-INPUT = "Input"
-REMOTE = "Remote sitemaps"
-FILTERS = "Filters"
-SITEMAP_OUT = "Sitemap output"
-FEED_OUT = "Feed output"
-VALIDATE = "Validate"
-NOTIFY = "Tell search engines"
-DASK = "Scale-out (Dask)"
-DIFF = "Compare snapshots and cache"
-
 
 @app.command(epilog=EPILOG)
 def convert(
-    inputs: Annotated[
-        list[str] | None,
-        typer.Argument(
-            metavar="INPUT...",
-            help="Paths, http(s) URLs, or - for stdin. Several inputs are merged in order.",
-            show_default=False,
-        ),
-    ] = None,
-    to: Annotated[
-        str | None,
-        typer.Option(
-            "-t", "--to", metavar="FORMAT",
-            help="Output format: xml, index, rss, atom, atom03, txt, jsonl, csv, jsonfeed, "
-            "parquet. "
-            "Default: from -o's extension.",
-        ),
-    ] = None,
-    from_: Annotated[
-        str | None,
-        typer.Option(
-            "-f", "--from", metavar="FORMAT",
-            help="Force the input format instead of detecting it from content.",
-        ),
-    ] = None,
-    output: Annotated[
-        str,
-        typer.Option(
-            "-o", "--output", metavar="OUTPUT",
-            help="Output file, written atomically; - for stdout (the default).",
-            show_default=False,
-        ),
-    ] = "-",
-    gzip: Annotated[
-        bool, typer.Option("--gzip", help="gzip the output (implied by a .gz name on -o).")
-    ] = False,
-    quiet: Annotated[bool, typer.Option("-q", "--quiet", help="Print nothing but errors.")] = False,
-    verbose: Annotated[
-        bool, typer.Option("-v", "--verbose", help="End with a one-line summary on stderr.")
-    ] = False,
-    strict: Annotated[
-        bool,
-        typer.Option("--strict", help="Fail (exit 1, write and replace nothing) when any input "
-                     "or followed child sitemap fails, instead of writing the rest (exit 3)."),
-    ] = False,
-    list_formats: Annotated[
-        bool,
-        typer.Option("--list-formats", callback=cliargs.list_formats, is_eager=True,
-                     help="List the readers and writers, then exit."),
-    ] = False,
-    version: Annotated[
-        bool,
-        typer.Option("--version", callback=cliargs.show_version, is_eager=True,
-                     help="Show the version, then exit."),
-    ] = False,
+    inputs: flags.Inputs = None,
+    to: flags.To = None,
+    from_: flags.From = None,
+    output: flags.Output = "-",
+    gzip: flags.Gzip = False,
+    quiet: flags.Quiet = False,
+    verbose: flags.Verbose = False,
+    strict: flags.Strict = False,
+    list_formats: flags.ListFormats = False,
+    version: flags.Version = False,
     # --- input ---
-    base_url: Annotated[
-        str | None,
-        typer.Option(
-            "--base-url", metavar="URL", rich_help_panel=INPUT,
-            help="Where the files live, e.g. https://example.com/: relative URLs are "
-            "resolved against it, split sitemap parts are listed under it, and --validate "
-            "reports URLs outside its scope.",
-        ),
-    ] = None,
-    max_bytes: Annotated[
-        int | None,
-        typer.Option(
-            "--max-bytes", metavar="N", min=1, rich_help_panel=INPUT,
-            help="Cap on the bytes one input may yield after decompression "
-            "(default 104857600).",
-        ),
-    ] = None,
+    base_url: flags.BaseUrl = None,
+    max_bytes: flags.MaxBytes = None,
     # --- remote sitemaps ---
-    follow: Annotated[
-        bool,
-        typer.Option("--follow", rich_help_panel=REMOTE,
-                     help="Read the pages of every sitemap an index lists, recursively."),
-    ] = False,
-    include_sitemap: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--include-sitemap", metavar="REGEX", rich_help_panel=REMOTE,
-            help="With --follow, read only child sitemaps whose URL matches (repeatable).",
-        ),
-    ] = None,
-    discover: Annotated[
-        bool,
-        typer.Option("--discover", rich_help_panel=REMOTE,
-                     help="INPUTs are sites: find their sitemaps in robots.txt and at the "
-                     "well-known paths."),
-    ] = False,
-    concurrency: Annotated[
-        int,
-        typer.Option(metavar="N", min=1, rich_help_panel=REMOTE,
-                     help="Child sitemaps fetched at once."),
-    ] = 8,
-    timeout: Annotated[
-        float,
-        typer.Option(metavar="SECONDS", min=0.001, rich_help_panel=REMOTE,
-                     help="HTTP timeout of one attempt, connect to last byte."),
-    ] = 30.0,
-    retries: Annotated[
-        int,
-        typer.Option(metavar="N", min=0, rich_help_panel=REMOTE,
-                     help="Retries on connection errors, 429 and 5xx."),
-    ] = 3,
-    user_agent: Annotated[
-        str | None,
-        typer.Option(metavar="UA", rich_help_panel=REMOTE,
-                     help="User-Agent header (default: sitemapconv/VERSION)."),
-    ] = None,
-    header: Annotated[
-        list[str] | None,
-        typer.Option("-H", "--header", metavar="'NAME: VALUE'", rich_help_panel=REMOTE,
-                     help="Extra HTTP header (repeatable); sent only to the input URL's "
-                     "origin unless --forward-headers."),
-    ] = None,
-    forward_headers: Annotated[
-        bool,
-        typer.Option("--forward-headers", rich_help_panel=REMOTE,
-                     help="Also send -H headers to other origins (redirects, children)."),
-    ] = False,
-    max_depth: Annotated[
-        int,
-        typer.Option(metavar="N", min=0, rich_help_panel=REMOTE,
-                     help="With --follow, nested index levels followed."),
-    ] = 3,
-    max_sitemaps: Annotated[
-        int,
-        typer.Option(metavar="N", min=1, rich_help_panel=REMOTE,
-                     help="With --follow, most sitemaps read."),
-    ] = 10_000,
-    allow_private: Annotated[
-        bool,
-        typer.Option("--allow-private", rich_help_panel=REMOTE,
-                     help="Also follow children on loopback, private or link-local hosts."),
-    ] = False,
+    follow: flags.Follow = False,
+    include_sitemap: flags.IncludeSitemap = None,
+    discover: flags.Discover = False,
+    concurrency: flags.Concurrency = 8,
+    timeout: flags.Timeout = 30.0,
+    retries: flags.Retries = 3,
+    user_agent: flags.UserAgent = None,
+    header: flags.Header = None,
+    forward_headers: flags.ForwardHeaders = False,
+    max_depth: flags.MaxDepth = 3,
+    max_sitemaps: flags.MaxSitemaps = 10_000,
+    allow_private: flags.AllowPrivate = False,
     # --- filters ---
-    dedupe: Annotated[
-        bool,
-        typer.Option("--dedupe", rich_help_panel=FILTERS,
-                     help="Drop repeated URLs (normalised), keeping the first."),
-    ] = False,
-    include: Annotated[
-        list[str] | None,
-        typer.Option("--include", metavar="REGEX", rich_help_panel=FILTERS,
-                     help="Keep only URLs matching REGEX (repeatable: any matches)."),
-    ] = None,
-    exclude: Annotated[
-        list[str] | None,
-        typer.Option("--exclude", metavar="REGEX", rich_help_panel=FILTERS,
-                     help="Drop URLs matching REGEX (repeatable)."),
-    ] = None,
-    since: Annotated[
-        str | None,
-        typer.Option(metavar="DATE", rich_help_panel=FILTERS,
-                     help="Keep entries whose lastmod is on or after DATE, e.g. 2024-01-31."),
-    ] = None,
-    until: Annotated[
-        str | None,
-        typer.Option(metavar="DATE", rich_help_panel=FILTERS,
-                     help="Keep entries whose lastmod is on or before DATE."),
-    ] = None,
-    limit: Annotated[
-        int | None,
-        typer.Option(metavar="N", min=0, rich_help_panel=FILTERS, help="Stop after N entries."),
-    ] = None,
-    sort: Annotated[
-        str | None,
-        typer.Option(metavar="url|lastmod", parser=cliargs.sort_value, rich_help_panel=FILTERS,
-                     help="Sort by url or lastmod (undated last). Holds every entry in memory."),
-    ] = None,
+    dedupe: flags.Dedupe = False,
+    include: flags.Include = None,
+    exclude: flags.Exclude = None,
+    since: flags.Since = None,
+    until: flags.Until = None,
+    limit: flags.Limit = None,
+    sort: flags.Sort = None,
     # --- sitemap output ---
-    no_split: Annotated[
-        bool,
-        typer.Option("--no-split", rich_help_panel=SITEMAP_OUT,
-                     help="Write one file even past 50,000 URLs or 50 MB (with a warning); "
-                     "by default -o FILE is split into FILE-1.xml... plus an index."),
-    ] = False,
-    max_urls: Annotated[
-        int,
-        typer.Option(metavar="N", min=1, max=50_000, rich_help_panel=SITEMAP_OUT,
-                     help="URLs per sitemap file before splitting."),
-    ] = 50_000,
-    max_file_bytes: Annotated[
-        int,
-        typer.Option(metavar="N", min=1, max=52_428_800, rich_help_panel=SITEMAP_OUT,
-                     help="Uncompressed bytes per sitemap file before splitting."),
-    ] = 52_428_800,
-    part_name: Annotated[
-        str | None,
-        typer.Option(metavar="STEM", rich_help_panel=SITEMAP_OUT, parser=cliargs.part_name_value,
-                     help="Name split parts STEM-1.xml... (default: the -o file's stem)."),
-    ] = None,
-    date_only: Annotated[
-        bool,
-        typer.Option("--date-only", rich_help_panel=SITEMAP_OUT,
-                     help="Write lastmod as YYYY-MM-DD."),
-    ] = False,
+    no_split: flags.NoSplit = False,
+    max_urls: flags.MaxUrls = 50_000,
+    max_file_bytes: flags.MaxFileBytes = 52_428_800,
+    part_name: flags.PartName = None,
+    date_only: flags.DateOnly = False,
     # --- feed output ---
-    title: Annotated[
-        str | None, typer.Option(rich_help_panel=FEED_OUT, help="Feed title.")
-    ] = None,
-    link: Annotated[
-        str | None, typer.Option(rich_help_panel=FEED_OUT, help="Site link of the feed.")
-    ] = None,
-    description: Annotated[
-        str | None, typer.Option(rich_help_panel=FEED_OUT, help="Feed description (rss).")
-    ] = None,
-    author: Annotated[
-        str | None,
-        typer.Option(rich_help_panel=FEED_OUT, help="Feed author (atom, atom03).")
-    ] = None,
-    feed_id: Annotated[
-        str | None, typer.Option(rich_help_panel=FEED_OUT, help="Feed id (atom).")
-    ] = None,
-    self_link: Annotated[
-        str | None,
-        typer.Option(rich_help_panel=FEED_OUT, help="URL where the feed itself is served.")
-    ] = None,
+    title: flags.Title = None,
+    link: flags.Link = None,
+    description: flags.Description = None,
+    author: flags.Author = None,
+    feed_id: flags.FeedId = None,
+    self_link: flags.SelfLink = None,
     # --- validate ---
-    validate: Annotated[
-        bool,
-        typer.Option("--validate", rich_help_panel=VALIDATE,
-                     help="Check the inputs instead of converting them; exit 1 on errors."),
-    ] = False,
-    report: Annotated[
-        str,
-        typer.Option("--report", metavar="text|json", rich_help_panel=VALIDATE,
-                     help="With --validate: the report format."),
-    ] = "text",
+    validate: flags.Validate = False,
+    report: flags.Report = "text",
     # --- notify ---
-    robots_line: Annotated[
-        str | None,
-        typer.Option("--robots-line", metavar="URL", rich_help_panel=NOTIFY,
-                     help="Print the robots.txt line 'Sitemap: URL'."),
-    ] = None,
-    update_robots: Annotated[
-        str | None,
-        typer.Option("--update-robots", metavar="FILE", rich_help_panel=NOTIFY,
-                     help="Add or fix the Sitemap: line for --sitemap-url in an existing "
-                     "robots.txt, atomically, leaving every other line as it is."),
-    ] = None,
-    sitemap_url: Annotated[
-        str | None,
-        typer.Option("--sitemap-url", metavar="URL", rich_help_panel=NOTIFY,
-                     help="Public URL of the sitemap, for --update-robots and --ping "
-                     "(default: the INPUT when it is one http(s) URL)."),
-    ] = None,
-    indexnow: Annotated[
-        str | None,
-        typer.Option("--indexnow", metavar="KEY", rich_help_panel=NOTIFY,
-                     help="Submit the URLs of the INPUTs to IndexNow: one POST per host and "
-                     "10,000 URLs."),
-    ] = None,
-    indexnow_endpoint: Annotated[
-        str,
-        typer.Option("--indexnow-endpoint", metavar="URL", rich_help_panel=NOTIFY,
-                     help="IndexNow endpoint."),
-    ] = DEFAULT_ENDPOINT,
-    key_location: Annotated[
-        str | None,
-        typer.Option("--key-location", metavar="URL", rich_help_panel=NOTIFY,
-                     help="URL of the IndexNow key file when it is not at https://HOST/KEY.txt."),
-    ] = None,
-    ping: Annotated[
-        list[str] | None,
-        typer.Option("--ping", metavar="TEMPLATE", rich_help_panel=NOTIFY,
-                     help="GET TEMPLATE with {} replaced by the encoded sitemap URL "
-                     "(repeatable; no engine by default)."),
-    ] = None,
-    dry_run: Annotated[
-        bool,
-        typer.Option("--dry-run", rich_help_panel=NOTIFY,
-                     help="Show what --indexnow, --ping and --update-robots would do; "
-                     "send and write nothing."),
-    ] = False,
+    robots_line: flags.RobotsLine = None,
+    update_robots: flags.UpdateRobots = None,
+    sitemap_url: flags.SitemapUrl = None,
+    indexnow: flags.Indexnow = None,
+    indexnow_endpoint: flags.IndexnowEndpoint = DEFAULT_ENDPOINT,
+    key_location: flags.KeyLocation = None,
+    ping: flags.Ping = None,
+    dry_run: flags.DryRun = False,
     # --- dask ---
-    use_dask: Annotated[
-        bool,
-        typer.Option("--dask", rich_help_panel=DASK,
-                     help="Read on a Dask cluster, one task per sitemap file; write "
-                     "-t parquet -o DIR, -t jsonl or -t csv -o FILE (needs the dask extra)."),
-    ] = False,
-    scheduler: Annotated[
-        str | None,
-        typer.Option("--scheduler", metavar="WHERE", rich_help_panel=DASK,
-                     help="With --dask (implies it): local (the default), sync, threads, "
-                     "processes, or a scheduler address such as tcp://10.0.0.5:8786."),
-    ] = None,
+    use_dask: flags.UseDask = False,
+    scheduler: flags.Scheduler = None,
     # --- compare snapshots, cache ---
-    diff: Annotated[
-        str | None,
-        typer.Option("--diff", metavar="OLD", rich_help_panel=DIFF,
-                     help="Report what changed from OLD (path or URL, any format) to the "
-                     "INPUT: -t txt (default) +/-/~ lines, jsonl or csv records; xml, rss, "
-                     "atom, jsonfeed...: the added and changed entries."),
-    ] = None,
-    diff_fields: Annotated[
-        str | None,
-        typer.Option("--diff-fields", metavar="FIELD,...", rich_help_panel=DIFF,
-                     help="With --diff, what makes a URL changed (default lastmod): "
-                     "lastmod, changefreq, priority, title, summary, published, images, "
-                     "videos, news, alternates."),
-    ] = None,
-    cache: Annotated[
-        str | None,
-        typer.Option("--cache", metavar="DIR", rich_help_panel=DIFF,
-                     help="Keep fetched sitemaps in DIR; later runs revalidate them "
-                     "(If-None-Match / If-Modified-Since) and reuse them on 304."),
-    ] = None,
-    cache_max_bytes: Annotated[
-        int,
-        typer.Option("--cache-max-bytes", metavar="N", min=1, rich_help_panel=DIFF,
-                     help="Size bound of the --cache database (least recently used first)."),
-    ] = 1024**3,
-    trust_index_lastmod: Annotated[
-        bool,
-        typer.Option("--trust-index-lastmod", rich_help_panel=DIFF,
-                     help="With --cache and --follow, reuse a cached child sitemap without "
-                     "any request when its <lastmod> in the index has not changed."),
-    ] = False,
+    diff: flags.Diff = None,
+    diff_fields: flags.DiffFields = None,
+    cache: flags.Cache = None,
+    cache_max_bytes: flags.CacheMaxBytes = 1024**3,
+    trust_index_lastmod: flags.TrustIndexLastmod = False,
 ) -> None:  # fmt: skip
     """Convert sitemaps, sitemap indexes, RSS/Atom feeds and URL lists into one another."""
     reporter = Reporter(quiet)

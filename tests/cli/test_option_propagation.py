@@ -64,14 +64,19 @@ class Scenario:
 
 
 def _scenario(mode: str, server: HTTPServer, tmp: Path, option: str) -> Scenario:
-    base = f"http://127.0.0.1:{server.port}"
+    # Paths are unique per test: a slow answer of an earlier test reaches the server's log
+    # only when it is sent, possibly during this test.
+    top = f"/{tmp.name}"
+    base = f"http://127.0.0.1:{server.port}{top}"
     out = str(tmp / "out.txt")
 
     def serve(path: str, body: str, content_type: str = XML) -> None:
-        server.expect_request(path).respond_with_data(body, content_type=content_type)
+        server.expect_request(top + path).respond_with_data(body, content_type=content_type)
 
     if mode == "convert":
-        return Scenario([f"{base}/start.xml", "-t", "txt", "-o", out], "/start.xml", urlset("a"))
+        return Scenario(
+            [f"{base}/start.xml", "-t", "txt", "-o", out], f"{top}/start.xml", urlset("a")
+        )
     if mode in ("follow", "validate-follow", "dask", "diff", "indexnow-follow"):
         # The index is local when --allow-private is checked: see the module docstring.
         if option == "allow_private":
@@ -91,27 +96,29 @@ def _scenario(mode: str, server: HTTPServer, tmp: Path, option: str) -> Scenario
                                 "--indexnow-endpoint", f"{base}/indexnow"],
         }[mode]  # fmt: skip
         if mode == "indexnow-follow":
-            server.expect_request("/indexnow").respond_with_data("", status=200)
-        return Scenario(args, "/child.xml", urlset("child"))
+            serve("/indexnow", "", "text/plain")
+        return Scenario(args, f"{top}/child.xml", urlset("child"))
     if mode == "discover":
-        serve("/robots.txt", f"Sitemap: {base}/found.xml\n", "text/plain")
+        server.expect_request("/robots.txt").respond_with_data(  # robots.txt is at the root
+            f"Sitemap: {base}/found.xml\n", content_type="text/plain"
+        )
         return Scenario(
-            ["--discover", f"{base}/", "-t", "txt", "-o", out], "/found.xml", urlset("found")
+            ["--discover", f"{base}/", "-t", "txt", "-o", out], f"{top}/found.xml", urlset("found")
         )
     if mode == "validate":
-        return Scenario(["--validate", f"{base}/start.xml"], "/start.xml", urlset("a"))
+        return Scenario(["--validate", f"{base}/start.xml"], f"{top}/start.xml", urlset("a"))
     if mode == "indexnow":
         args = [f"{base}/start.xml", "--indexnow", KEY, "--indexnow-endpoint", f"{base}/indexnow"]
         if option == "max_bytes":  # the endpoint's answer is not a document: cap the INPUT
-            server.expect_request("/indexnow").respond_with_data("", status=200)
-            return Scenario(args, "/start.xml", urlset("a"))
+            serve("/indexnow", "", "text/plain")
+            return Scenario(args, f"{top}/start.xml", urlset("a"))
         serve("/start.xml", urlset("a"))
-        return Scenario(args, "/indexnow", "", "text/plain")
+        return Scenario(args, f"{top}/indexnow", "", "text/plain")
     if mode == "ping":
         ping = f"{base}/ping?u={{}}"
         return Scenario(
             ["--ping", ping, "--sitemap-url", "https://example.com/sitemap.xml"],
-            "/ping",
+            f"{top}/ping",
             "ok",
             "text/plain",
         )
