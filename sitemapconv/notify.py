@@ -136,7 +136,7 @@ class PingResult:
 
 
 @dataclass(slots=True)
-class _Grouper:
+class _BatchesPerHost:
     """Collects URLs per host and hands out full batches as soon as they fill."""
 
     key: str
@@ -185,7 +185,7 @@ def plan_batches(
     check_key(key)
     if not 1 <= size <= MAX_URLS_PER_REQUEST:
         raise ValueError(f"batch size must be 1..{MAX_URLS_PER_REQUEST}")
-    grouper = _Grouper(key=key, key_location=key_location, size=size)
+    per_host = _BatchesPerHost(key=key, key_location=key_location, size=size)
     seen: set[str] = set()
     warned_hosts: set[str] = set()
     location_host = urlsplit(key_location).hostname if key_location else None
@@ -209,10 +209,10 @@ def plan_batches(
                 "IndexNow will likely refuse that host's URLs",
             )
         seen.add(url)
-        batch = grouper.add(host, url)
+        batch = per_host.add(host, url)
         if batch is not None:
             yield batch
-    yield from grouper.rest()
+    yield from per_host.rest()
 
 
 def indexnow_message(status: int) -> str:
