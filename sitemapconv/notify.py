@@ -237,24 +237,56 @@ def _send(
     follow_redirects: bool = False,
 ) -> httpx.Response:
     """One request through the door (deadline, address check, header scoping), its
-    redirects followed hop by hop when asked; the body is read whole."""
+    redirects followed hop by hop when asked; the answer's body is read up to ``max_bytes``
+    only (see :func:`_capped`)."""
     from ._fetch import Chain
 
     chain = Chain(url, door.options, door)
     while True:
         extensions = chain.begin()
-        response = client.request(
+        request = client.build_request(
             method,
             chain.target,
             content=content,
             headers={**(headers or {}), **chain.headers()},
             extensions=extensions,
         )
+        response = _capped(client.send(request, stream=True), door.options.max_bytes)
         if follow_redirects and response.is_redirect:
             chain._redirect(response)
             method, content = "GET", None
             continue
         return response
+
+
+def _capped(response: httpx.Response, limit: int) -> httpx.Response:
+    """``response`` with at most ``limit`` bytes of its (decoded) body read.
+
+    An engine's answer is judged by its status; its body is only quoted (200 characters)
+    when the status is an error. So a longer body is cut, not an error: an answer of 200
+    still means the URLs were submitted, and a hostile endpoint cannot fill memory.
+    """
+    import httpx
+
+    chunks: list[bytes] = []
+    room = limit
+    try:
+        for chunk in response.iter_bytes():
+            chunks.append(chunk[:room])
+            room -= len(chunks[-1])
+            if room <= 0:
+                break
+    finally:
+        response.close()
+    # The body is decoded already: the new response must not decode it a second time.
+    encoded = ("content-encoding", "content-length", "transfer-encoding")
+    return httpx.Response(
+        response.status_code,
+        headers=[(k, v) for k, v in response.headers.multi_items() if k.lower() not in encoded],
+        content=b"".join(chunks),
+        request=response.request,
+        extensions=response.extensions,
+    )
 
 
 def _client(options: ReadOptions, door: Door) -> httpx.Client:
