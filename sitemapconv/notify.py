@@ -280,13 +280,15 @@ def _capped(response: httpx.Response, limit: int) -> httpx.Response:
         response.close()
     # The body is decoded already: the new response must not decode it a second time.
     encoded = ("content-encoding", "content-length", "transfer-encoding")
-    return httpx.Response(
+    capped = httpx.Response(
         response.status_code,
         headers=[(k, v) for k, v in response.headers.multi_items() if k.lower() not in encoded],
         content=b"".join(chunks),
         request=response.request,
         extensions=response.extensions,
     )
+    capped.next_request = response.next_request  # where a redirect leads (httpx sets it)
+    return capped
 
 
 def _client(options: ReadOptions, door: Door) -> httpx.Client:

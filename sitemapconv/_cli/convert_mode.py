@@ -50,11 +50,12 @@ def run_convert(
             written = _write_held(entries, fmt, meta, write)
         else:
             written = api.write(entries, opts.output, fmt, meta=meta, options=write)
-    if opts.verbose and not opts.quiet:
-        line = summary_line(
-            pipeline.stats, written=written, warnings=reporter.warnings, progress=progress
+    if opts.verbose:
+        reporter.info(
+            summary_line(
+                pipeline.stats, written=written, warnings=reporter.warnings, progress=progress
+            )
         )
-        print(f"sitemapconv: {line}", file=sys.stderr)
     if outcome.exit_code:
         # Always shown, even under --quiet: a cron job must see that the result is partial.
         print(
