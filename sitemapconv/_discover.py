@@ -26,6 +26,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urljoin, urlsplit, urlunsplit
 
+from . import _progress as progress
 from ._door import Door, check_url, visit_key
 from ._model import Document
 from ._options import ReadOptions, build_options, emit_warning
@@ -174,7 +175,8 @@ def _discover(bases: list[str], fetcher: Fetcher, opts: ReadOptions, door: Door)
     from concurrent.futures import ThreadPoolExecutor
 
     with ThreadPoolExecutor(max_workers=max(1, opts.concurrency)) as pool:
-        results = list(pool.map(lambda c: _probe(c[0], fetcher), candidates))
+        probe = progress.carried(_probe)
+        results = list(pool.map(probe, [url for url, _ in candidates], [fetcher] * len(candidates)))
     found: list[Found] = []
     finals: set[str] = set()
     for (url, via), result in zip(candidates, results, strict=True):

@@ -36,7 +36,7 @@ from . import _addresses as addresses
 from ._options import ReadOptions
 from ._urlnorm import normalize_url
 from ._version import __version__
-from .errors import FetchError
+from .errors import FetchError, RefusedFetch
 
 if TYPE_CHECKING:
     import httpx
@@ -48,8 +48,8 @@ _DEFAULT_PORTS = {"http": 80, "https": 443}
 POLICY_KEY = "sitemapconv.policy"
 
 
-class Refused(FetchError):
-    """The door refused a URL or an address before contacting it (SSRF rule, scheme)."""
+#: The door's name for :class:`~sitemapconv.errors.RefusedFetch` (defined in errors.py).
+Refused = RefusedFetch
 
 
 # --- URLs ---------------------------------------------------------------------------------

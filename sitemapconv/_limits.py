@@ -9,7 +9,7 @@ limits is ignored by search engines, so asking for one is a usage error.
 from __future__ import annotations
 
 from ._options import WriteOptions
-from .errors import WriteError
+from .errors import LimitOptionError as LimitOptionError  # raised here; imported from here too
 
 #: At most this many ``<url>``/``<sitemap>`` elements or text lines per file.
 PROTOCOL_MAX_URLS = 50_000
@@ -20,10 +20,6 @@ PROTOCOL_MAX_BYTES = 52_428_800
 MAX_LOC_LENGTH = 2048
 #: XSD ``minLength`` of a ``loc``.
 MIN_LOC_LENGTH = 12
-
-
-class LimitOptionError(WriteError, ValueError):
-    """``max_urls``/``max_file_bytes`` outside what the protocol allows (a usage error)."""
 
 
 def check_limits(options: WriteOptions, source: str | None = None) -> tuple[int, int]:

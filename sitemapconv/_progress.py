@@ -9,9 +9,14 @@ not even imported, and nothing is written.
 The code that follows remote sitemaps reports through :func:`current`, which returns the
 progress of the running command (or an inert one), so it needs no extra parameter::
 
-    from sitemapconv import progress
+    from sitemapconv import _progress as progress
     progress.current().sitemap_fetched(url, nbytes)
     progress.current().sitemap_failed(url)
+
+"The running command" is a context variable, not a module global: two reads in one process
+(two threads, two asyncio tasks) each count into their own :class:`Progress`. Worker threads
+do not inherit context variables, so code that hands work to a thread pool wraps it in
+:func:`carried`.
 """
 
 from __future__ import annotations
@@ -19,13 +24,15 @@ from __future__ import annotations
 import sys
 import threading
 import time
-from collections.abc import Iterable, Iterator
-from typing import TYPE_CHECKING, Any, TextIO, TypeVar
+from collections.abc import Callable, Iterable, Iterator
+from contextvars import ContextVar, Token
+from typing import TYPE_CHECKING, Any, ParamSpec, TextIO, TypeVar
 
 if TYPE_CHECKING:
     from ._filters import FilterStats
 
 T = TypeVar("T")
+P = ParamSpec("P")
 
 #: Redraws per second of the live display.
 REFRESH_PER_SECOND = 10
@@ -52,7 +59,7 @@ class Progress:
         self._live: Any = None
         self._spinner: Any = None
         self._start = time.monotonic()
-        self._previous: Progress | None = None
+        self._token: Token[Progress | None] | None = None
 
     @classmethod
     def for_terminal(
@@ -156,26 +163,45 @@ class Progress:
             live.stop()
 
     def __enter__(self) -> Progress:
-        global _current
-        self._previous, _current = _current, self
+        self._token = _running.set(self)
         self._start = time.monotonic()
         self.start()
         return self
 
     def __exit__(self, *exc: object) -> None:
-        global _current
         self.stop()
-        _current = self._previous
-        self._previous = None
+        token, self._token = self._token, None
+        if token is not None:
+            _running.reset(token)
 
 
-_current: Progress | None = None
+#: The progress of the run in this context (thread, asyncio task), if any.
+_running: ContextVar[Progress | None] = ContextVar("sitemapconv_progress", default=None)
 _inert = Progress(display=False)
 
 
 def current() -> Progress:
     """The progress of the running command, or an inert one that shows nothing."""
-    return _current if _current is not None else _inert
+    running = _running.get()
+    return running if running is not None else _inert
+
+
+def carried(fn: Callable[P, T]) -> Callable[P, T]:
+    """``fn`` made to count into the caller's progress when a worker thread runs it.
+
+    Threads start with empty context variables; each call sets the caller's progress in the
+    worker's own context for its duration, so one wrapper may run in many threads at once.
+    """
+    running = _running.get()
+
+    def run(*args: P.args, **kwargs: P.kwargs) -> T:
+        token = _running.set(running)
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            _running.reset(token)
+
+    return run
 
 
 def _isatty(stream: TextIO) -> bool:

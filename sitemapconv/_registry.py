@@ -17,7 +17,7 @@ from functools import cache
 from pathlib import PurePath
 from typing import TYPE_CHECKING, Any
 
-from .errors import SitemapError
+from .errors import UnknownFormat as UnknownFormat  # raised here; imported from here too
 
 if TYPE_CHECKING:
     from .readers import Reader
@@ -74,10 +74,6 @@ _EXTENSIONS: dict[str, str] = {
     ".json": "jsonfeed",
     ".parquet": "parquet",
 }
-
-
-class UnknownFormat(SitemapError, ValueError):
-    """A format name that no reader or writer has (a usage error, not bad input)."""
 
 
 def _load(target: str) -> Any:

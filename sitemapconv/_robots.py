@@ -21,6 +21,7 @@ from urllib.parse import urlsplit
 
 from ._sink import atomic_path
 from .errors import SitemapError
+from .errors import SitemapUrlError as SitemapUrlError  # raised here; imported from here too
 
 _BOM = "\ufeff"
 _BOM_BYTES = b"\xef\xbb\xbf"
@@ -33,10 +34,6 @@ _FORBIDDEN = re.compile(r"[\x00-\x20\x7f-\x9f#\u2028\u2029]|\s")
 _UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
 _UTF32_BOMS = (b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff")
 _DEFAULT_PORTS = {"http": 80, "https": 443}
-
-
-class SitemapUrlError(SitemapError, ValueError):
-    """A sitemap URL that cannot go on a ``Sitemap:`` line (a usage error, not bad input)."""
 
 
 def _sitemap_value(line: str) -> str | None:

@@ -51,12 +51,34 @@ class FetchError(SitemapError):
         super().__init__(message, source=source)
 
 
+class RefusedFetch(FetchError):
+    """The door refused a URL or an address before contacting it (SSRF rule, scheme)."""
+
+
 class LimitError(SitemapError):
     """A safety cap was hit: decompressed size, number of sitemaps, depth, URL count."""
 
 
 class WriteError(SitemapError):
     """Entries cannot be written in the requested format (for example an invalid URL)."""
+
+
+class LimitOptionError(WriteError, ValueError):
+    """``max_urls``/``max_file_bytes`` outside what the protocol allows (a usage error)."""
+
+
+class UsageError(SitemapError, ValueError):
+    """The caller's options or arguments are wrong or do not fit together, as opposed to
+    bad input: a bad IndexNow key or endpoint, a ping template without ``{}``, notify
+    options that contradict each other. The command line exits with status 2."""
+
+
+class UnknownFormat(UsageError):
+    """A format name that no reader or writer has (a usage error, not bad input)."""
+
+
+class SitemapUrlError(UsageError):
+    """A sitemap URL that cannot go on a ``Sitemap:`` line (a usage error, not bad input)."""
 
 
 class PartialError(SitemapError):

@@ -23,7 +23,7 @@ from urllib.parse import quote, urlsplit
 from ._options import ReadOptions, emit_warning
 from ._retry import send_with_retries
 from ._urls import encode_url
-from .errors import SitemapError
+from .errors import SitemapError, UsageError
 
 if TYPE_CHECKING:
     import httpx
@@ -50,14 +50,14 @@ INDEXNOW_MESSAGES: dict[int, str] = {
 }
 
 
-class NotifyUsageError(SitemapError, ValueError):
-    """A bad key, endpoint or template given by the caller (a usage error, not bad input)."""
+#: The name this module's usage errors had before they joined the one tree in errors.py.
+NotifyUsageError = UsageError
 
 
 def check_key(key: str) -> str:
     """Return ``key`` if IndexNow accepts its form: 8-128 of ``a-z A-Z 0-9 -``."""
     if _KEY.fullmatch(key) is None:
-        raise NotifyUsageError(
+        raise UsageError(
             f"invalid IndexNow key {key!r}: it must be 8 to 128 characters, "
             "each a letter a-z or A-Z, a digit 0-9 or '-'"
         )
@@ -65,14 +65,14 @@ def check_key(key: str) -> str:
 
 
 def check_http_url(url: str, what: str) -> str:
-    """Return ``url`` if it is an absolute http(s) URL, else raise :class:`NotifyUsageError`."""
+    """Return ``url`` if it is an absolute http(s) URL, else raise :class:`UsageError`."""
     try:
         parts = urlsplit(url)
         parts.port  # noqa: B018 - raises ValueError for a bad port
     except ValueError:
         parts = None
     if parts is None or parts.scheme.lower() not in ("http", "https") or not parts.hostname:
-        raise NotifyUsageError(f"{what} must be an absolute http(s) URL", source=url or "<empty>")
+        raise UsageError(f"{what} must be an absolute http(s) URL", source=url or "<empty>")
     return url
 
 
@@ -136,7 +136,7 @@ class PingResult:
 
 
 @dataclass(slots=True)
-class _Grouper:
+class _BatchesPerHost:
     """Collects URLs per host and hands out full batches as soon as they fill."""
 
     key: str
@@ -185,7 +185,7 @@ def plan_batches(
     check_key(key)
     if not 1 <= size <= MAX_URLS_PER_REQUEST:
         raise ValueError(f"batch size must be 1..{MAX_URLS_PER_REQUEST}")
-    grouper = _Grouper(key=key, key_location=key_location, size=size)
+    per_host = _BatchesPerHost(key=key, key_location=key_location, size=size)
     seen: set[str] = set()
     warned_hosts: set[str] = set()
     location_host = urlsplit(key_location).hostname if key_location else None
@@ -209,10 +209,10 @@ def plan_batches(
                 "IndexNow will likely refuse that host's URLs",
             )
         seen.add(url)
-        batch = grouper.add(host, url)
+        batch = per_host.add(host, url)
         if batch is not None:
             yield batch
-    yield from grouper.rest()
+    yield from per_host.rest()
 
 
 def indexnow_message(status: int) -> str:
@@ -237,24 +237,58 @@ def _send(
     follow_redirects: bool = False,
 ) -> httpx.Response:
     """One request through the door (deadline, address check, header scoping), its
-    redirects followed hop by hop when asked; the body is read whole."""
+    redirects followed hop by hop when asked; the answer's body is read up to ``max_bytes``
+    only (see :func:`_capped`)."""
     from ._fetch import RequestChain
 
     chain = RequestChain(url, door.options, door)
     while True:
         extensions = chain.begin()
-        response = client.request(
+        request = client.build_request(
             method,
             chain.target,
             content=content,
             headers={**(headers or {}), **chain.headers()},
             extensions=extensions,
         )
+        response = _capped(client.send(request, stream=True), door.options.max_bytes)
         if follow_redirects and response.is_redirect:
             chain._redirect(response)
             method, content = "GET", None
             continue
         return response
+
+
+def _capped(response: httpx.Response, limit: int) -> httpx.Response:
+    """``response`` with at most ``limit`` bytes of its (decoded) body read.
+
+    An engine's answer is judged by its status; its body is only quoted (200 characters)
+    when the status is an error. So a longer body is cut, not an error: an answer of 200
+    still means the URLs were submitted, and a hostile endpoint cannot fill memory.
+    """
+    import httpx
+
+    chunks: list[bytes] = []
+    room = limit
+    try:
+        for chunk in response.iter_bytes():
+            chunks.append(chunk[:room])
+            room -= len(chunks[-1])
+            if room <= 0:
+                break
+    finally:
+        response.close()
+    # The body is decoded already: the new response must not decode it a second time.
+    encoded = ("content-encoding", "content-length", "transfer-encoding")
+    capped = httpx.Response(
+        response.status_code,
+        headers=[(k, v) for k, v in response.headers.multi_items() if k.lower() not in encoded],
+        content=b"".join(chunks),
+        request=response.request,
+        extensions=response.extensions,
+    )
+    capped.next_request = response.next_request  # where a redirect leads (httpx sets it)
+    return capped
 
 
 def _client(options: ReadOptions, door: Door) -> httpx.Client:
@@ -371,7 +405,7 @@ def indexnow(
     Transport failures, 429 and 5xx are retried per :mod:`sitemapconv._retry` with
     ``options.retries``, ``backoff``, ``max_retry_after``, ``timeout`` and ``user_agent``.
     Failed batches do not raise: each :class:`BatchResult` says how its batch went. A bad key,
-    endpoint or key location raises :class:`NotifyUsageError` before anything is sent.
+    endpoint or key location raises :class:`UsageError` before anything is sent.
     ``dry_run`` builds the exact requests and sends none.
     """
     return list(
@@ -389,7 +423,7 @@ def indexnow(
 def ping_url(template: str, sitemap_url: str) -> str:
     """The URL to GET: ``template`` with every ``{}`` replaced by the encoded sitemap URL."""
     if "{}" not in template:
-        raise NotifyUsageError(
+        raise UsageError(
             "the ping template must contain {} where the sitemap URL goes "
             "(for example https://engine.example/ping?sitemap={})",
             source=template,

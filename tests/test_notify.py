@@ -282,3 +282,21 @@ def test_ping_dry_run_sends_nothing(httpserver: HTTPServer) -> None:
 def test_ping_usage_errors(template: str, sitemap: str) -> None:
     with pytest.raises(NotifyUsageError):
         ping(template, sitemap)
+
+
+def test_an_engines_answer_is_read_up_to_max_bytes_only(httpserver: HTTPServer) -> None:
+    """The body is cut at max_bytes (a hostile endpoint cannot fill memory); the status
+    still decides: a 200 with a long body is a success, a 400's quote is the cut body."""
+    httpserver.expect_request("/ok", method="POST").respond_with_data("y" * 30_000, status=200)
+    httpserver.expect_request("/bad", method="POST").respond_with_data("x" * 30_000, status=400)
+    small = ReadOptions(retries=0, timeout=5.0, max_bytes=50)
+    urls = ["https://example.com/a"]
+    [accepted] = indexnow(urls, KEY, endpoint=httpserver.url_for("/ok"), options=small)
+    assert (accepted.ok, accepted.status) == (True, 200)
+    [refused] = indexnow(urls, KEY, endpoint=httpserver.url_for("/bad"), options=small)
+    assert (refused.ok, refused.status, refused.detail) == (False, 400, "x" * 50)
+    [quoted] = indexnow(urls, KEY, endpoint=httpserver.url_for("/bad"), options=FAST)
+    assert quoted.detail == "x" * 200 + "..."  # without the cap: the usual 200-character quote
+    httpserver.expect_request("/ping", method="GET").respond_with_data("z" * 30_000)
+    result = ping(httpserver.url_for("/ping") + "?s={}", "https://e.example/s.xml", options=small)
+    assert (result.ok, result.status) == (True, 200)

@@ -16,6 +16,7 @@ import time
 from pathlib import Path
 
 import pytest
+from pytest_httpserver import HTTPServer
 
 from sitemapconv import _progress as progress_module
 from sitemapconv._filters import FilterOptions, Pipeline
@@ -121,7 +122,8 @@ def test_current_is_inert_outside_a_run_and_feeding_it_is_thread_safe() -> None:
             for _ in range(1000):
                 progress_module.current().sitemap_fetched("u", 1)
 
-        threads = [threading.Thread(target=worker) for _ in range(4)]
+        # Threads start with empty context variables: carried() hands them this run's progress.
+        threads = [threading.Thread(target=progress_module.carried(worker)) for _ in range(4)]
         for t in threads:
             t.start()
         for t in threads:
@@ -252,3 +254,49 @@ def test_following_feeds_the_progress_counters(tmp_path: Path) -> None:
     assert [e.loc for e in entries] == ["https://example.com/a"]
     assert shown.sitemaps == 1 and shown.failed == 1
     assert shown.bytes > 100
+
+
+def test_a_plain_thread_does_not_count_into_another_runs_progress() -> None:
+    with Progress(io.StringIO()) as p:
+        thread = threading.Thread(target=lambda: progress_module.current().sitemap_fetched("u"))
+        thread.start()
+        thread.join()
+    assert p.sitemaps == 0
+
+
+def test_two_reads_in_one_process_keep_their_own_counters(loopback: HTTPServer) -> None:
+    """Two runs at once, in two threads: each Progress counts its own sitemaps and bytes
+    (the children are fetched by the follow code's worker threads)."""
+    import sitemapconv
+
+    base = f"http://127.0.0.1:{loopback.port}"
+    ns = 'xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"'
+    for n in range(4):
+        loopback.expect_request(f"/c{n}.xml").respond_with_data(
+            f"<urlset {ns}><url><loc>https://example.com/{n}</loc></url></urlset>",
+            content_type="application/xml",
+        )
+    for name, children in (("one", [0]), ("three", [1, 2, 3])):
+        listed = "".join(f"<sitemap><loc>{base}/c{n}.xml</loc></sitemap>" for n in children)
+        loopback.expect_request(f"/{name}.xml").respond_with_data(
+            f"<sitemapindex {ns}>{listed}</sitemapindex>", content_type="application/xml"
+        )
+    both_running = threading.Barrier(2, timeout=30)
+    shown: dict[str, Progress] = {}
+    read: dict[str, int] = {}
+
+    def run(name: str) -> None:
+        with Progress(io.StringIO()) as p:
+            shown[name] = p
+            both_running.wait()  # both progresses are "current" before either reads
+            read[name] = len(list(sitemapconv.read(f"{base}/{name}.xml", follow=True)))
+            both_running.wait()
+
+    threads = [threading.Thread(target=run, args=(n,)) for n in ("one", "three")]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert read == {"one": 1, "three": 3}
+    assert (shown["one"].sitemaps, shown["three"].sitemaps) == (1, 3)
+    assert 0 < shown["one"].bytes < shown["three"].bytes

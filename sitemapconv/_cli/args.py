@@ -10,13 +10,13 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Sequence
-from typing import Any
 
 import typer
 
 from .._dates import parse_w3c
 from .._filters import SORT_KEYS
 from .._model import When
+from .._options import DEFAULT_MAX_BYTES, ReadOptions
 from .._registry import canonical, get_reader, get_writer, reader_names, writer_names
 from .._version import __version__
 
@@ -71,7 +71,7 @@ def sort_value(value: str | None) -> str | None:
     raise typer.BadParameter(f"{value!r} is not one of: {', '.join(SORT_KEYS)}")
 
 
-def remote_options(
+def read_options(
     *,
     follow: bool,
     include: Sequence[str] | None,
@@ -84,8 +84,12 @@ def remote_options(
     max_sitemaps: int,
     allow_private: bool,
     max_bytes: int | None,
-) -> dict[str, Any]:
-    """ReadOptions fields from the input and remote-sitemap flags.
+    forward_headers: bool,
+    cache: str | None,
+    cache_max_bytes: int,
+    trust_index_lastmod: bool,
+) -> ReadOptions:
+    """The library's read options from the input, remote-sitemap and cache flags.
 
     ``follow`` and ``fetch`` are imported only when their options are used: a plain local
     conversion should not pay for them at start-up.
@@ -120,21 +124,29 @@ def remote_options(
                     f"{name}: the header must be ASCII (percent-encode other characters)",
                     param_hint="-H/--header",
                 )
-    options: dict[str, Any] = {
-        "follow": follow,
-        "sitemap_filter": sitemap_filter,
-        "concurrency": concurrency,
-        "timeout": timeout,
-        "retries": retries,
-        "user_agent": user_agent,
-        "headers": parsed_headers,
-        "max_depth": max_depth,
-        "max_sitemaps": max_sitemaps,
-        "block_private": not allow_private,
-    }
-    if max_bytes is not None:
-        options["max_bytes"] = max_bytes
-    return options
+    if cache is not None and not cache.strip():
+        raise typer.BadParameter("give the cache folder", param_hint="--cache")
+    if trust_index_lastmod and (cache is None or not follow):
+        raise typer.BadParameter(
+            "goes with --cache DIR and --follow", param_hint="--trust-index-lastmod"
+        )
+    return ReadOptions(
+        follow=follow,
+        sitemap_filter=sitemap_filter,
+        concurrency=concurrency,
+        timeout=timeout,
+        retries=retries,
+        user_agent=user_agent,
+        headers=parsed_headers,
+        max_depth=max_depth,
+        max_sitemaps=max_sitemaps,
+        block_private=not allow_private,
+        max_bytes=max_bytes if max_bytes is not None else DEFAULT_MAX_BYTES,
+        forward_headers=forward_headers,
+        cache=cache,
+        cache_max_bytes=cache_max_bytes,
+        trust_index_lastmod=trust_index_lastmod and cache is not None,
+    )
 
 
 def output_format(to: str | None, output: str) -> str:

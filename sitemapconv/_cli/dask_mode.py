@@ -12,15 +12,22 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable, Iterator
-from typing import TYPE_CHECKING, Any, BinaryIO
+from dataclasses import replace
+from typing import TYPE_CHECKING, BinaryIO
 
-from .._registry import UnknownFormat, canonical, writer_for_filename
-from ..errors import SitemapError
+import typer
+
+from .._options import ReadOptions
+from .._registry import canonical, writer_for_filename
+from ..errors import SitemapError, UnknownFormat
+from .reporter import exit_codes
 
 if TYPE_CHECKING:
     import dask.bag as db
 
     from .._follow.tasks import Record
+    from .options import CliOptions
+    from .reporter import Reporter
 
 #: Output formats of a ``--dask`` job.
 JOB_FORMATS = ("parquet", "jsonl", "csv")
@@ -44,6 +51,19 @@ def job_format(to: str | None, output: str) -> str | None:
         return None
 
 
+def run_dask(opts: CliOptions, reporter: Reporter) -> None:
+    """The command's ``--dask`` mode: run the job, then exit with its code."""
+    assert opts.dask is not None
+    with exit_codes(reporter):
+        code = run_cli_job(
+            opts.inputs, scheduler=opts.dask.scheduler, to=opts.to, output=opts.output,
+            follow=opts.read.follow, discover=opts.discover,
+            read_options=replace(opts.read, on_warning=reporter.warning),
+            warn=reporter.warning, error=reporter.error,
+        )  # fmt: skip
+    raise typer.Exit(code)
+
+
 def run_cli_job(
     inputs: Iterable[str],
     *,
@@ -52,7 +72,7 @@ def run_cli_job(
     output: str,
     follow: bool,
     discover: bool,
-    read_options: dict[str, Any],
+    read_options: ReadOptions,
     warn: Callable[[str], None],
     error: Callable[[str], None],
 ) -> int:
@@ -79,10 +99,10 @@ def run_cli_job(
     except ImportError as exc:  # pragma: no cover - sitemapconv.cluster imports no extra itself
         error(str(exc))
         return 1
-    options = {k: v for k, v in read_options.items() if k != "follow"}
+    options = replace(read_options, follow=False)  # ``follow`` is read_sitemaps' own
     try:
         with use_scheduler(scheduler):
-            bag = read_sitemaps(list(inputs), follow=follow, discover=discover, **options)
+            bag = read_sitemaps(list(inputs), follow=follow, discover=discover, options=options)
             if fmt == "parquet":
                 entries, failures = _write_parquet(bag, output)
             else:

@@ -19,16 +19,24 @@ import csv
 import io
 import json
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import Any, BinaryIO
+from dataclasses import replace
+from typing import TYPE_CHECKING, BinaryIO
+
+import typer
 
 from .. import _api as api
 from .._dates import format_w3c
 from .._diff import DEFAULT_FIELDS, Change, Comparison, diff
 from .._filters import FilterOptions
 from .._model import When
-from .._options import ReadOptions
+from .._options import ReadOptions, WriteOptions
+from .._progress import Progress
 from .._sink import Dest, dest_name, open_dest
 from .._urls import encode_url
+
+if TYPE_CHECKING:
+    from .options import CliOptions
+    from .reporter import Reporter
 
 #: Output formats written as change records rather than as entries.
 RECORD_FORMATS: tuple[str, ...] = ("jsonl", "csv", "txt")
@@ -95,14 +103,14 @@ def write_comparison(
     comparison: Comparison,
     dest: Dest,
     fmt: str,
-    write_options: dict[str, Any],
+    write_options: WriteOptions,
 ) -> int:
     """Write a comparison in ``fmt``: change records, or the new and changed entries."""
     if fmt in RECORD_FORMATS:
-        return write_changes(comparison, dest, fmt, gzip_output=bool(write_options.get("gzip")))
+        return write_changes(comparison, dest, fmt, gzip_output=write_options.gzip)
     meta = comparison.prime()
     entries = (c.entry for c in comparison if c.entry is not None)
-    return api.write(entries, dest, fmt, meta=meta, **write_options)
+    return api.write(entries, dest, fmt, meta=meta, options=write_options)
 
 
 def diff_format(to: str | None, output: str) -> str:
@@ -119,12 +127,12 @@ def changed_urls(
     fields: Sequence[str] = DEFAULT_FIELDS,
     filters: FilterOptions | None,
     from_: str | None,
-    read_options: dict[str, Any],
+    read_options: ReadOptions,
 ) -> Callable[[Callable[[str], None]], Iterator[str]]:
     """For ``--indexnow`` with ``--diff``: a source of the added and changed URLs only."""
 
     def urls(warn: Callable[[str], None]) -> Iterator[str]:
-        opts = ReadOptions(**{**read_options, "on_warning": warn})
+        opts = replace(read_options, on_warning=warn)
         comparison = diff(
             old, new, fields=fields, filters=filters, new_format=from_, options=opts,
         )  # fmt: skip
@@ -133,3 +141,37 @@ def changed_urls(
                 yield change.loc
 
     return urls
+
+
+def run_diff(opts: CliOptions, fmt: str, write: WriteOptions, reporter: Reporter) -> None:
+    """``--diff OLD``: write what changed from OLD to the INPUT, or IndexNow it; then exit."""
+    from .._diff import check_fields
+    from .notify_mode import run_notify_command
+    from .reporter import exit_codes
+
+    assert opts.diff is not None
+    if len(opts.inputs) != 1:
+        raise typer.BadParameter("--diff compares one INPUT with OLD", param_hint="INPUT")
+    fields = opts.diff.fields
+    try:
+        names = check_fields(fields.split(",")) if fields is not None else DEFAULT_FIELDS
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--diff-fields") from None
+    if opts.notify.wanted:
+        notify = replace(
+            opts.notify,
+            url_source=changed_urls(
+                opts.inputs[0], opts.diff.old, fields=names, filters=opts.filters,
+                from_=opts.from_, read_options=opts.read,
+            ),
+        )  # fmt: skip
+        run_notify_command(notify, reporter, converting=not opts.to_stdout)
+    progress = Progress.for_terminal(quiet=reporter.quiet, output_to_stdout=opts.to_stdout)
+    with exit_codes(reporter), progress:
+        comparison = diff(
+            opts.diff.old, opts.inputs[0], fields=names, filters=opts.filters,
+            new_format=opts.from_, options=replace(opts.read, on_warning=reporter.warning),
+        )  # fmt: skip
+        write_comparison(comparison, opts.output, fmt, write)
+    reporter.info(comparison.stats.summary())
+    raise typer.Exit(0)

@@ -9,21 +9,23 @@ on stdout, and the run's exit status is 1 when any of them failed. Usage mistake
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any
+import sys
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
+
+import typer
 
 from .. import _api as api
 from .._model import Document
 from .._options import ReadOptions
-from .._outcome import Run
+from .._outcome import EXIT_PARTIAL, Run
 from .._robots import check_sitemap_url, sitemap_line, update_robots
-from ..errors import SitemapError
+from ..errors import UsageError as UsageError  # imported from here by older code
 from ..notify import DEFAULT_ENDPOINT, check_http_url, check_key, iter_indexnow, ping, ping_url
 
-
-class UsageError(SitemapError, ValueError):
-    """The options do not fit together (exit status 2)."""
+if TYPE_CHECKING:
+    from .reporter import Reporter
 
 
 @dataclass(slots=True)
@@ -40,8 +42,9 @@ class NotifyRequest:
     key_location: str | None = None
     pings: Sequence[str] = field(default_factory=tuple)
     dry_run: bool = False
-    #: ReadOptions fields for reading the INPUTs (follow, timeouts, headers...).
-    read_options: Mapping[str, Any] = field(default_factory=dict)
+    #: How the INPUTs are read and the pings and IndexNow requests sent (``follow``,
+    #: timeouts, retries, headers, User-Agent, ``--allow-private``...).
+    read_options: ReadOptions = field(default_factory=ReadOptions)
     #: With --indexnow, a failed input or child sitemap submits nothing (else exit 3).
     strict: bool = False
     #: Where --indexnow gets its URLs instead of the INPUTs (``--diff``: what changed).
@@ -83,7 +86,8 @@ def _urls(req: NotifyRequest, warn: Callable[[str], None], run: Run) -> Iterator
     """The URLs of the INPUTs; ``run`` raises at the end when nothing could be read."""
 
     def opener(src: str) -> Callable[[], list[Document]]:
-        return lambda: [api.read(src, req.from_, on_warning=warn, **req.read_options)]
+        opts = replace(req.read_options, on_warning=warn)
+        return lambda: [api.read(src, req.from_, options=opts)]
 
     docs = run.documents((src, opener(src)) for src in req.inputs)
     yield from (entry.loc for entry in run.entries(docs))
@@ -115,9 +119,13 @@ def run_notify(
     warn: Callable[[str], None],
     options: ReadOptions | None = None,
 ) -> int:
-    """Run the requested actions; return 0 when all succeeded, else 1."""
+    """Run the requested actions; return 0 when all succeeded, else 1.
+
+    Pings and IndexNow requests are sent with ``options``, else with the request's
+    ``read_options`` (User-Agent, headers, timeout, retries...), never through the cache.
+    """
     url = _check(req)
-    opts = options or ReadOptions(on_warning=warn)
+    opts = options or replace(req.read_options, on_warning=warn, cache=None, follow=False)
     failed = False
     if req.robots_line is not None:
         out(sitemap_line(req.robots_line))
@@ -163,3 +171,29 @@ def run_notify(
             warn(f"partial: {run.describe_failures()}; the URLs of the rest were submitted")
             return run.exit_code
     return 1 if failed else 0
+
+
+def run_notify_command(req: NotifyRequest, reporter: Reporter, *, converting: bool) -> None:
+    """The command's notify mode: run the actions instead of a conversion, then exit."""
+    from .reporter import exit_codes
+
+    if not req.wanted:
+        raise typer.BadParameter(
+            "--sitemap-url and --dry-run go with --update-robots, --ping or --indexnow"
+        )
+    if converting:
+        raise typer.BadParameter(
+            "notify options (--robots-line, --update-robots, --ping, --indexnow) do not convert: "
+            "drop -o/-t/--gzip, or run the conversion as its own command"
+        )
+    with exit_codes(reporter, writes_output=False):
+        code = run_notify(
+            req, out=print if not reporter.quiet else lambda _: None, warn=reporter.warning
+        )
+        if code == EXIT_PARTIAL:  # shown even under --quiet
+            print(
+                "sitemapconv: partial: some inputs could not be read; the URLs of the rest "
+                f"were submitted (exit {EXIT_PARTIAL}; --strict makes this an error)",
+                file=sys.stderr,
+            )
+    raise typer.Exit(code)

@@ -25,6 +25,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, BinaryIO, TypeVar
 
+from .. import _progress as progress
 from .._door import Door, Refused, is_web
 from .._model import Entry
 from .._open import open_document
@@ -55,7 +56,7 @@ class _Parser:
 
     async def run(self, fn: Callable[..., T], *args: Any) -> T:
         return await asyncio.get_running_loop().run_in_executor(
-            self._pool, functools.partial(fn, *args)
+            self._pool, functools.partial(progress.carried(fn), *args)
         )
 
     def shutdown(self) -> None:

@@ -16,6 +16,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import replace
 from typing import TYPE_CHECKING, BinaryIO
 
+from .. import _progress as progress
 from .._door import Door, is_web
 from .._model import Document, Entry
 from .._open import open_document
@@ -159,7 +160,9 @@ def _drive(
             if fetcher is None and is_web(child.url):
                 fetcher = Fetcher(options, door=sched.door)  # local index, remote children
             if is_web(child.url):
-                queued.handle = pool.submit(download_child, child, options, fetcher, sched.guard)
+                queued.handle = pool.submit(
+                    progress.carried(download_child), child, options, fetcher, sched.guard
+                )
             else:
                 queued.handle = ChildDownload(DownloadKind.LOCAL)
 
