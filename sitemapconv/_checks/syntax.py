@@ -13,11 +13,8 @@ from lxml import etree
 
 from .._detect import BOM_UTF8, Head, describe
 from .._problems import Collector
+from .._xml import ATOM03_NS, RDF_NS
 from ..readers._jsonfeed import JsonFeedReader
-
-ATOM_NS = "http://www.w3.org/2005/Atom"
-ATOM03_NS = "http://purl.org/atom/ns#"
-RDF_NS = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
 
 _DECLARED = re.compile(r"""^\s*<\?xml[^>]*?encoding\s*=\s*["']([^"']+)["']""")
 _UTF8_NAMES = {"utf-8", "utf8"}

@@ -39,11 +39,11 @@ from lxml import etree
 from .._detect import Head
 from .._htmltext import html_to_text, text_to_html
 from .._model import Alternate, Entry, FeedMeta, When
+from .._xml import ATOM_NS, XHTML_NS
 from ..errors import FormatError
 from . import ReadContext, Reader, not_format_message
 from ._feedparser import with_rescue
 from ._feedxml import (
-    ATOM_NS,
     XML_BASE,
     XML_LANG,
     Element,
@@ -60,7 +60,7 @@ from ._feedxml import (
 from ._mediarss import MEDIA_PREFIX, read_media
 
 _HTML_TYPES = ("text/html", "application/xhtml+xml")
-_XHTML_NS = "{http://www.w3.org/1999/xhtml}"
+_XHTML_NS = f"{{{XHTML_NS}}}"
 _TEXT, _HTML, _XHTML = range(3)
 
 

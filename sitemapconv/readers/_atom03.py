@@ -12,8 +12,8 @@ from __future__ import annotations
 from typing import ClassVar
 
 from .._detect import Head
+from .._xml import ATOM03_NS
 from ._atom import AtomReader, Dialect
-from ._feedxml import ATOM03_NS
 
 ATOM03 = Dialect(None, ("modified", "issued", "created"), "issued", "tagline")
 

@@ -23,12 +23,7 @@ from lxml import etree
 
 from .._dates import parse_w3c
 from .._model import Alternate, Image, News, Video, VideoId, VideoPrice, VideoTvShow, When
-
-IMAGE_NS = "http://www.google.com/schemas/sitemap-image/1.1"
-VIDEO_NS = "http://www.google.com/schemas/sitemap-video/1.1"
-NEWS_NS = "http://www.google.com/schemas/sitemap-news/0.9"
-XHTML_NS = "http://www.w3.org/1999/xhtml"
-MOBILE_NS = "http://www.google.com/schemas/sitemap-mobile/1.0"
+from .._xml import IMAGE_NS, MOBILE_NS, NEWS_NS, VIDEO_NS, XHTML_NS
 
 # Codes the urlset reader dispatches on (1-4 are the core sitemap children).
 IMAGE, VIDEO, NEWS, LINK, MOBILE = 5, 6, 7, 8, 9

@@ -37,9 +37,10 @@ from .._dates import parse_date
 from .._detect import Head
 from .._htmltext import html_to_text, text_to_html
 from .._model import Entry, Image, Video, When
+from .._xml import ATOM03_NS, ATOM_NS
 from ..errors import FormatError, ParseError, SitemapError
 from . import ReadContext, Reader
-from ._feedxml import ATOM03_NS, ATOM_NS, Notes, is_absolute, is_web_url, resolve
+from ._feedxml import Notes, is_absolute, is_web_url, resolve
 
 _FLASH = "application/x-shockwave-flash"
 

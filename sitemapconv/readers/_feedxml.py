@@ -28,19 +28,14 @@ from lxml import etree
 
 from .._dates import parse_loose, parse_rfc822, parse_w3c
 from .._model import When
+from .._xml import XML_NS, iterparse
 from ..errors import ParseError
 from . import ReadContext
 from ._encoding import Utf8Input
 from ._repair import AmpersandFixingReader
 
-XML_NS = "http://www.w3.org/XML/1998/namespace"
 XML_BASE = f"{{{XML_NS}}}base"
 XML_LANG = f"{{{XML_NS}}}lang"
-RDF_NS = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
-DC_NS = "http://purl.org/dc/elements/1.1/"
-ATOM_NS = "http://www.w3.org/2005/Atom"
-ATOM03_NS = "http://purl.org/atom/ns#"
-MEDIA_NS = "http://search.yahoo.com/mrss/"
 
 Element = etree._Element
 
@@ -275,18 +270,7 @@ class ItemParser:
     def __iter__(self) -> Iterator[Element]:
         ctx, tags, on_meta, is_item = self._ctx, self._tags, self._on_meta, self.is_item
         source = AmpersandFixingReader.open(Utf8Input(self._stream, ctx), html_entities=True)  # type: ignore[arg-type]
-        events = etree.iterparse(
-            source,
-            events=("end",),
-            tag=tuple(tags),
-            recover=True,
-            resolve_entities=False,
-            no_network=True,
-            load_dtd=False,
-            huge_tree=False,
-            remove_comments=True,
-            remove_pis=True,
-        )
+        events = iterparse(source, tag=tags, recover=True, strip=True)
         skipped_line: int | None = None
         # The item yielded last. Holding it keeps its proxy alive, so "the previous sibling
         # is the last item" is one identity test: then nothing new stands between the two,

@@ -30,7 +30,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from .._model import Image, Video
-from ._feedxml import MEDIA_NS, Element, resolve, text_of
+from .._xml import MEDIA_NS
+from ._feedxml import Element, resolve, text_of
 
 _M = f"{{{MEDIA_NS}}}"
 _CONTENT = _M + "content"

@@ -29,13 +29,11 @@ from typing import BinaryIO, ClassVar
 
 from .._detect import Head
 from .._model import Entry, When
+from .._xml import ATOM_NS, DC_NS, DCTERMS_NS, RDF_NS, RSS090_NS, RSS10_NS
 from ..errors import FormatError
 from . import ReadContext, Reader, not_format_message
 from ._feedparser import with_rescue
 from ._feedxml import (
-    ATOM_NS,
-    DC_NS,
-    RDF_NS,
     XML_LANG,
     Element,
     ItemParser,
@@ -50,8 +48,6 @@ from ._feedxml import (
 )
 from ._mediarss import MEDIA_PREFIX, read_media
 
-RSS10_NS = "http://purl.org/rss/1.0/"
-RSS090_NS = "http://my.netscape.com/rdf/simple/0.9/"
 #: Namespaces some RSS 2.0 feeds put their elements in, besides none at all.
 _PREFIXES = (
     "",
@@ -82,7 +78,6 @@ _ITEM_KEYS: dict[str, int] = {
 _ITEM_KEYS[f"{{{DC_NS}}}date"] = _DCDATE
 #: Dublin Core terms dates (https://www.dublincore.org/specifications/dublin-core/dcmi-terms/),
 #: the last resort for an item's lastmod, in this order.
-DCTERMS_NS = "http://purl.org/dc/terms/"
 _DCTERMS_DATES = ("modified", "issued", "created")
 _ITEM_KEYS.update({f"{{{DCTERMS_NS}}}{name}": _DCTERMS for name in _DCTERMS_DATES})
 

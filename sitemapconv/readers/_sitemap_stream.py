@@ -24,6 +24,13 @@ from lxml import etree
 
 from .._detect import HEAD_SIZE, Head, XmlRoot
 from .._model import Entry, When
+from .._xml import (
+    GOOGLE_SITEMAP_084_NS,
+    GOOGLE_SITEMAP_09_NS,
+    SITEMAP_HTTPS_NS,
+    SITEMAP_NS,
+    iterparse,
+)
 from ..errors import FormatError, ParseError
 from . import not_format_message
 from ._encoding import Utf8Input
@@ -32,31 +39,17 @@ from ._repair import AmpersandFixingReader, clean_head
 if TYPE_CHECKING:
     from . import ReadContext
 
-#: The sitemaps.org namespace, the one writers use (PROTOCOL §1).
-SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
-
 #: Other namespaces real sitemaps carry, read as the sitemaps.org one with a warning.
 VARIANT_NAMESPACES: dict[str, str] = {
-    "https://www.sitemaps.org/schemas/sitemap/0.9": (
+    SITEMAP_HTTPS_NS: (
         "the https:// form of the sitemaps.org namespace (the protocol's is http://)"
     ),
-    "http://www.google.com/schemas/sitemap/0.84": "Google's obsolete sitemap 0.84 namespace",
-    "http://www.google.com/schemas/sitemap/0.9": "Google's obsolete sitemap 0.9 namespace",
+    GOOGLE_SITEMAP_084_NS: "Google's obsolete sitemap 0.84 namespace",
+    GOOGLE_SITEMAP_09_NS: "Google's obsolete sitemap 0.9 namespace",
 }
 
 KNOWN_NAMESPACES: tuple[str, ...] = (SITEMAP_NS, *VARIANT_NAMESPACES)
 
-#: How the parser is hardened: no DTD, no network, no entity expansion, no huge text nodes.
-#: Comments and processing instructions are dropped, so text around them merges again.
-PARSER_OPTIONS: dict[str, bool] = {
-    "resolve_entities": False,
-    "no_network": True,
-    "load_dtd": False,
-    "huge_tree": False,
-    "recover": True,
-    "remove_comments": True,
-    "remove_pis": True,
-}
 
 #: Errors listed one by one in warnings before they are only counted.
 _MAX_LISTED_ERRORS = 5
@@ -106,7 +99,9 @@ class ItemStream:
             tags = (f"{{*}}{item}",)
         else:
             tags = [f"{{{ns}}}{item}" if ns else item for ns in self.namespaces]
-        self.events = etree.iterparse(self.input, events=("end",), tag=list(tags), **PARSER_OPTIONS)
+        # Hardened (sitemapconv._xml), tolerant, and with comments and processing
+        # instructions dropped so that text around them merges again.
+        self.events = iterparse(self.input, tag=tags, recover=True, strip=True)
         self.dropped = 0
         self._truncated: bool | None = None
 

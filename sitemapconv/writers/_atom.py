@@ -38,15 +38,16 @@ from typing import BinaryIO
 
 from .._dates import format_rfc3339
 from .._model import Entry, When
+from .._xml import ATOM_NS as NAMESPACE
+from .._xml import MEDIA_NS
 from . import WriteContext, Writer
 from ._feedmeta import FeedHead, Newest, build_time, peek, resolve_head
 from ._feedspool import XML_DECLARATION, FeedSpool
 from ._losses import Losses
 from ._mediarss import media_xml
 
-NAMESPACE = "http://www.w3.org/2005/Atom"
 #: Extension prefixes in the fixed order they are declared on ``<feed>``.
-NAMESPACES = (("media", "http://search.yahoo.com/mrss/"),)
+NAMESPACES = (("media", MEDIA_NS),)
 
 _IRI_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:\S")
 #: RFC 4287's atomLanguageTag.

@@ -30,6 +30,8 @@ from collections.abc import Iterable
 from typing import BinaryIO
 
 from .._model import Entry, When
+from .._xml import ATOM03_NS as NAMESPACE
+from .._xml import MEDIA_NS
 from . import WriteContext, Writer
 from ._atom import entry_id, language_tag
 from ._feedmeta import FeedHead, Newest, build_time, peek, resolve_head
@@ -37,9 +39,8 @@ from ._feedspool import XML_DECLARATION, FeedSpool
 from ._losses import Losses
 from ._mediarss import media_xml
 
-NAMESPACE = "http://purl.org/atom/ns#"
 #: Extension prefixes in the fixed order they are declared on ``<feed>``.
-NAMESPACES = (("media", "http://search.yahoo.com/mrss/"),)
+NAMESPACES = (("media", MEDIA_NS),)
 
 
 def format_w3c_utc(when: When) -> str:

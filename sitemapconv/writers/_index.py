@@ -17,10 +17,11 @@ from typing import BinaryIO
 from .._dates import format_w3c
 from .._limits import check_limits, over_limits_message
 from .._model import Entry
+from .._xml import SITEMAP_NS
 from .._xmltext import escape
 from . import WriteContext, Writer
 from ._formatting import ValueFormatter
-from ._urlset import SITEMAP_NS, XML_DECLARATION
+from ._urlset import XML_DECLARATION
 
 INDEX_OPEN = f'{XML_DECLARATION}<sitemapindex xmlns="{SITEMAP_NS}">\n'.encode()
 INDEX_CLOSE = b"</sitemapindex>\n"

@@ -32,15 +32,15 @@ from typing import BinaryIO
 
 from .._dates import format_rfc822
 from .._model import Entry
+from .._xml import ATOM_NS, MEDIA_NS
 from . import WriteContext, Writer
 from ._feedmeta import FeedHead, peek, resolve_head
 from ._feedspool import XML_DECLARATION, FeedSpool
 from ._losses import Losses
 from ._mediarss import media_xml
 
-ATOM_NS = "http://www.w3.org/2005/Atom"
 #: Prefixes in the fixed order they are declared on ``<rss>``.
-NAMESPACES = (("atom", ATOM_NS), ("media", "http://search.yahoo.com/mrss/"))
+NAMESPACES = (("atom", ATOM_NS), ("media", MEDIA_NS))
 
 
 def _item(entry: Entry, spool: FeedSpool, losses: Losses) -> str | None:

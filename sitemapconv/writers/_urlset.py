@@ -35,6 +35,7 @@ from typing import BinaryIO
 from .._dates import format_w3c
 from .._limits import MAX_LOC_LENGTH, MIN_LOC_LENGTH, check_limits, over_limits_message
 from .._model import CHANGEFREQS, Entry
+from .._xml import SITEMAP_NS
 from .._xmltext import escape
 from . import WriteContext, Writer
 from ._extensions import NAMESPACES, ExtensionFormatter
@@ -42,7 +43,6 @@ from ._formatting import CLEAN_HTTP_URL, ValueFormatter
 from ._losses import Losses
 from ._spool import SpooledBody
 
-SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
 XML_DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>\n'
 URLSET_CLOSE = b"</urlset>\n"
 _BATCH = 1024
