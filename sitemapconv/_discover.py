@@ -30,6 +30,7 @@ from ._door import Door, check_url, visit_key
 from ._model import Document
 from ._options import ReadOptions, build_options, emit_warning
 from ._robots import sitemaps_from_robots
+from ._urls import is_http_scheme
 from .errors import SitemapError
 
 if TYPE_CHECKING:
@@ -72,7 +73,7 @@ def site_bases(site: str) -> list[str]:
     segment has no dot; ``https://example.com/blog/index.html`` as ``/blog/``.
     """
     parts = urlsplit(site)
-    if parts.scheme.lower() not in ("http", "https") or not parts.netloc:
+    if not is_http_scheme(parts.scheme) or not parts.netloc:
         raise SitemapError("discovery needs an http(s) site URL", source=site)
     path = parts.path or "/"
     if not path.endswith("/"):

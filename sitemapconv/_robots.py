@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from ._sink import atomic_path
+from ._urls import is_http_scheme, same_url
 from .errors import SitemapError
 
 _BOM = "\ufeff"
@@ -32,7 +33,6 @@ _BYTE_LINES = re.compile(rb"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+")
 _FORBIDDEN = re.compile(r"[\x00-\x20\x7f-\x9f#\u2028\u2029]|\s")
 _UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
 _UTF32_BOMS = (b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff")
-_DEFAULT_PORTS = {"http": 80, "https": 443}
 
 
 class SitemapUrlError(SitemapError, ValueError):
@@ -88,7 +88,7 @@ def check_sitemap_url(url: str) -> str:
         parts.port  # noqa: B018 - raises ValueError for a bad port
     except ValueError as exc:
         raise SitemapUrlError(f"not a valid URL ({exc})", source=url) from None
-    if parts.scheme.lower() not in _DEFAULT_PORTS or not parts.hostname:
+    if not is_http_scheme(parts.scheme) or not parts.hostname:
         raise SitemapUrlError(
             "a sitemap URL must be an absolute http(s) URL", source=url or "<empty URL>"
         )
@@ -98,24 +98,6 @@ def check_sitemap_url(url: str) -> str:
 def sitemap_line(url: str) -> str:
     """The robots.txt line for ``url``: ``Sitemap: URL`` (no line break)."""
     return f"Sitemap: {check_sitemap_url(url)}"
-
-
-def same_url(a: str, b: str) -> bool:
-    """True when two URLs name the same resource up to case of scheme/host and default port.
-
-    Path, query and their percent-escapes are compared as written (they are case-sensitive).
-    """
-    try:
-        pa, pb = urlsplit(a), urlsplit(b)
-        key_a = (pa.scheme.lower(), pa.hostname, pa.port or _DEFAULT_PORTS.get(pa.scheme.lower()))
-        key_b = (pb.scheme.lower(), pb.hostname, pb.port or _DEFAULT_PORTS.get(pb.scheme.lower()))
-    except ValueError:
-        return a == b
-    return (
-        key_a == key_b
-        and (pa.path or "/") == (pb.path or "/")
-        and (pa.query, pa.fragment) == (pb.query, pb.fragment)
-    )
 
 
 @dataclass(frozen=True, slots=True)

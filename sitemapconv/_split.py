@@ -41,7 +41,7 @@ from . import _termination as termination
 from ._limits import PROTOCOL_MAX_URLS, check_limits
 from ._model import Entry, When
 from ._sink import gzipped
-from ._urls import encode_url
+from ._urls import encode_url, is_http
 from .errors import LimitError, WriteError
 from .writers import WriteContext
 from .writers._index import IndexWriter
@@ -152,7 +152,7 @@ class SplitWriter:
                 source=path,
             )
         base_url = (opts.base_url or "").strip()
-        if base_url and not base_url.lower().startswith(("http://", "https://")):
+        if base_url and not is_http(base_url):
             raise WriteError(
                 "base_url must be the absolute http(s) URL where the parts will be "
                 f"served (got {opts.base_url!r})",

@@ -14,6 +14,7 @@ from lxml import etree
 
 from .._dates import parse_rfc822, parse_w3c
 from .._model import When
+from .._urls import is_http
 from . import Counted, Pass, iterparse, line_of, root_of
 from .sitemap import split_tag
 from .urls import check_url
@@ -89,7 +90,7 @@ class FeedPass:
         elif (
             guid is not None
             and guid.get("isPermaLink", "true").strip().lower() != "false"
-            and (guid.text or "").strip().lower().startswith(("http://", "https://"))
+            and is_http((guid.text or "").strip())
         ):
             url = check_url(self.out, guid.text or "", line=line_of(guid), scope=self.p.scope)
         else:
@@ -165,7 +166,7 @@ class FeedPass:
             href = (link.get("href") or "").strip()
             if rel == "alternate" and href:
                 base = link.base
-                if base and base.lower().startswith(("http://", "https://")):
+                if base and is_http(base):
                     return urljoin(base, href)
                 return href
         return None

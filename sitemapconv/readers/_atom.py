@@ -39,6 +39,7 @@ from lxml import etree
 from .._detect import Head
 from .._htmltext import html_to_text, text_to_html
 from .._model import Alternate, Entry, FeedMeta, When
+from .._urls import is_http
 from .._xml import ATOM_NS, XHTML_NS
 from ..errors import FormatError
 from . import ReadContext, Reader, not_format_message
@@ -53,7 +54,6 @@ from ._feedxml import (
     date_of,
     element_base,
     is_absolute,
-    is_web_url,
     resolve,
     text_of,
 )
@@ -259,9 +259,9 @@ class _AtomState:
         if loc is None and ident:
             # RFC 4287 §4.2.6: an id is an absolute IRI, often the page itself. A path id
             # ("/2024/post", invalid Atom but found) names a page of the feed's own site.
-            if is_web_url(ident):
+            if is_http(ident):
                 loc = ident
-            elif ident[:1] == "/" and ident[:2] != "//" and base and is_web_url(base):
+            elif ident[:1] == "/" and ident[:2] != "//" and base and is_http(base):
                 loc = resolve(ident, base)
         if loc is None:
             self.notes.warn(

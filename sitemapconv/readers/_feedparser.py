@@ -37,10 +37,11 @@ from .._dates import parse_date
 from .._detect import Head
 from .._htmltext import html_to_text, text_to_html
 from .._model import Entry, Image, Video, When
+from .._urls import is_http
 from .._xml import ATOM03_NS, ATOM_NS
 from ..errors import FormatError, ParseError, SitemapError
 from . import ReadContext, Reader
-from ._feedxml import Notes, is_absolute, is_web_url, resolve
+from ._feedxml import Notes, is_absolute, resolve
 
 _FLASH = "application/x-shockwave-flash"
 
@@ -102,7 +103,7 @@ def read_with_feedparser(data: bytes, ctx: ReadContext) -> Iterator[Entry]:
     notes = Notes(ctx)
     if result.get("bozo") and result.get("bozo_exception") is not None:
         ctx.warn(f"malformed feed, read leniently by feedparser ({result['bozo_exception']})")
-    base = ctx.url if ctx.url and is_web_url(ctx.url) else None
+    base = ctx.url if ctx.url and is_http(ctx.url) else None
     _meta(result.get("feed") or {}, ctx, notes, base)
     sitemap = ctx.origin
     for item in result.get("entries") or ():
@@ -260,7 +261,7 @@ def _loc(item: Mapping[str, Any], base: str | None) -> str | None:
     link = link.strip()
     if item.get("guidislink"):
         # feedparser made the id the link: the Atom reader's rule for ids applies.
-        if is_web_url(link):
+        if is_http(link):
             return link
         if link[:1] == "/" and link[:2] != "//" and base:
             return resolve(link, base)

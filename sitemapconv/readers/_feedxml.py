@@ -28,6 +28,7 @@ from lxml import etree
 
 from .._dates import parse_loose, parse_rfc822, parse_w3c
 from .._model import When
+from .._urls import is_http
 from .._xml import XML_NS, iterparse
 from ..errors import ParseError
 from . import ReadContext
@@ -61,11 +62,7 @@ def text_of(el: Element) -> str | None:
 
 
 def is_absolute(url: str) -> bool:
-    return url.startswith(("http://", "https://")) or _SCHEME.match(url) is not None
-
-
-def is_web_url(url: str) -> bool:
-    return url[:8].lower().startswith(("http://", "https://"))
+    return is_http(url) or _SCHEME.match(url) is not None
 
 
 def resolve(href: str, base: str | None) -> str:
@@ -92,7 +89,7 @@ def container_base(container: Element, url: str | None) -> str | None:
     absolute http(s) URL among the container's children, or its channel's) stands in for it,
     since it says where the feed lives on the web.
     """
-    if url is None or not is_web_url(url):
+    if url is None or not is_http(url):
         url = _self_link(container) or url
     chain = [container, *container.iterancestors()]
     for el in reversed(chain):
@@ -108,7 +105,7 @@ def _self_link(container: Element, depth: int = 0) -> str | None:
         local = tag.rpartition("}")[2]
         if local == "link" and (child.get("rel") or "").strip() == "self":
             href = (child.get("href") or "").strip()
-            if is_web_url(href):
+            if is_http(href):
                 return href
         elif local == "channel" and depth == 0:
             found = _self_link(child, 1)

@@ -34,9 +34,10 @@ from .._dates import parse_loose, parse_rfc822, parse_w3c
 from .._detect import BOM_UTF8, Head
 from .._htmltext import text_to_html
 from .._model import CHANGEFREQS, Entry, Image, Video, When
+from .._urls import is_http
 from ..errors import FormatError, ParseError
 from . import ReadContext, Reader
-from ._feedxml import Notes, is_absolute, is_web_url, resolve
+from ._feedxml import Notes, is_absolute, resolve
 
 #: The ``version`` of every JSON Feed; 1.0 is ``.../version/1``, 1.1 is ``.../version/1.1``.
 VERSION_PREFIX = "https://jsonfeed.org/version/"
@@ -64,7 +65,7 @@ class JsonFeedReader(Reader):
         version = feed.get("version")
         if not (isinstance(version, str) and version.startswith(VERSION_PREFIX)):
             ctx.warn(f"no JSON Feed version URL ({VERSION_PREFIX}1.1); read as JSON Feed anyway")
-        base = ctx.url if ctx.url and is_web_url(ctx.url) else _text(feed, "feed_url")
+        base = ctx.url if ctx.url and is_http(ctx.url) else _text(feed, "feed_url")
         _meta(feed, ctx)
         items = feed.get("items")
         if items is None:
@@ -134,7 +135,7 @@ def _loc(item: Mapping[str, Any], base: str | None) -> str | None:
         if url:
             return resolve(url, base)
     ident = _text(item, "id")
-    return ident if ident and is_web_url(ident) else None
+    return ident if ident and is_http(ident) else None
 
 
 def _entry(

@@ -29,6 +29,7 @@ from typing import BinaryIO, ClassVar
 
 from .._detect import Head
 from .._model import Entry, When
+from .._urls import is_http
 from .._xml import ATOM_NS, DC_NS, DCTERMS_NS, RDF_NS, RSS090_NS, RSS10_NS
 from ..errors import FormatError
 from . import ReadContext, Reader, not_format_message
@@ -42,7 +43,6 @@ from ._feedxml import (
     date_of,
     element_base,
     is_absolute,
-    is_web_url,
     resolve,
     text_of,
 )
@@ -216,7 +216,7 @@ class _RssState:
         base = element_base(item, self.base)
         if link:
             loc = resolve(link, base)
-        elif guid and permalink and is_web_url(guid):
+        elif guid and permalink and is_http(guid):
             loc = guid
         elif about:
             loc = resolve(about, base)

@@ -24,6 +24,7 @@ from lxml import etree
 
 from .._detect import HEAD_SIZE, Head, XmlRoot
 from .._model import Entry, When
+from .._urls import is_http
 from .._xml import (
     GOOGLE_SITEMAP_084_NS,
     GOOGLE_SITEMAP_09_NS,
@@ -228,7 +229,7 @@ class RelativeLocs:
         self.ctx = ctx
         self.tag = tag
         url = ctx.url
-        self.base = url if url is not None and is_web_url(url) else None
+        self.base = url if url is not None and is_http(url) else None
         self.count = 0
         self.lines: list[int] = []
         #: Count without warning (the caller resolves the locs itself).
@@ -236,7 +237,7 @@ class RelativeLocs:
 
     def check(self, loc: str, line: int | None) -> str:
         """``loc`` (resolved when a base is known) after counting it when it is not absolute."""
-        if is_web_url(loc):
+        if is_http(loc):
             return loc
         self.count += 1
         lines = self.lines
@@ -263,13 +264,6 @@ class RelativeLocs:
         else:
             done = "kept as written (give a base URL to resolve relative ones)"
         self.ctx.warn(f"{what} as the protocol requires{where}; {done}")
-
-
-def is_web_url(url: str) -> bool:
-    """True for a URL that starts with ``http://`` or ``https://`` (in any case)."""
-    return url.startswith(("http://", "https://")) or url[:8].lower().startswith(
-        ("http://", "https://")
-    )
 
 
 def _is_truncation(error: etree._LogEntry) -> bool:

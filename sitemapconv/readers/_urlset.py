@@ -22,6 +22,7 @@ from lxml import etree
 from .._dates import parse_w3c
 from .._detect import Head
 from .._model import CHANGEFREQS, Alternate, Entry, Image, News, Video, When
+from .._urls import is_http
 from . import ReadContext, Reader
 from ._extensions import (
     EXTENSION_TAGS,
@@ -106,7 +107,7 @@ class SitemapReader(Reader):
                 elif loc is None or not (loc := loc.strip()):
                     warn(f"line {el.sourceline}: <url> without <loc> skipped")
                 else:
-                    if not loc.startswith(("https://", "http://")):
+                    if not is_http(loc):
                         loc = check_loc(loc, el.sourceline)
                     if len(loc) >= _MAX_LOC:
                         warn(f"{loc[:80]}...: <loc> has {len(loc):,} characters (limit 2,047)")
