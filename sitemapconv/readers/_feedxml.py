@@ -17,9 +17,7 @@ truncated feed yields exactly the items that were complete before the cut.
 
 from __future__ import annotations
 
-import datetime as _dt
 import re
-import sys
 from collections.abc import Callable, Collection, Iterator
 from typing import BinaryIO
 from urllib.parse import urljoin
@@ -154,52 +152,6 @@ class Notes:
             self.relative = 0
 
 
-_MONTHS = {
-    m: i
-    for i, m in enumerate(
-        ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"), 1
-    )
-}
-# The form almost every RSS feed writes; anything else goes to dates.parse_rfc822.
-_RFC822_FAST = re.compile(
-    r"(?:[A-Z][a-z]{2}, )?(\d{1,2}) ([A-Z][a-z]{2}) (\d{4}) (\d\d):(\d\d):(\d\d) "
-    r"(GMT|UT|Z|\+0000|[+-](?!0000)\d{4})\Z"
-)
-_ZONES: dict[str, _dt.tzinfo] = {"GMT": _dt.timezone.utc, "UT": _dt.timezone.utc}
-
-
-def _zone(text: str) -> _dt.tzinfo:
-    zone = _ZONES.get(text)
-    if zone is None:
-        if text == "Z":
-            zone = _dt.timezone.utc
-        else:
-            minutes = int(text[1:3]) * 60 + int(text[3:5])
-            zone = _dt.timezone(_dt.timedelta(minutes=-minutes if text[0] == "-" else minutes))
-        _ZONES[text] = zone
-    return zone
-
-
-#: ``datetime.fromisoformat`` reads a trailing "Z" from Python 3.11 on.
-_FROMISO_Z = sys.version_info >= (3, 11)
-
-
-def fast_rfc822(text: str) -> When | None:
-    """:func:`sitemapconv._dates.parse_rfc822` with a fast path for the usual form."""
-    m = _RFC822_FAST.match(text)
-    if m is not None:
-        day, mon, year, hh, mm, ss, zone = m.groups()
-        month = _MONTHS.get(mon)
-        if month is not None:
-            try:
-                return _dt.datetime(
-                    int(year), month, int(day), int(hh), int(mm), int(ss), tzinfo=_zone(zone)
-                )
-            except ValueError:
-                pass
-    return parse_rfc822(text)
-
-
 def date_of(notes: Notes, text: str | None, name: str, *, rfc822: bool) -> When | None:
     """Parse a feed date; an invalid one is None with a warning, and reading goes on.
 
@@ -208,12 +160,7 @@ def date_of(notes: Notes, text: str | None, name: str, *, rfc822: bool) -> When 
     """
     if text is None:
         return None
-    if not rfc822 and _FROMISO_Z and len(text) == 20 and text[10] == "T" and text[19] == "Z":
-        try:  # the usual Atom form, "2024-01-02T03:04:05Z", straight through C
-            return _dt.datetime.fromisoformat(text)
-        except ValueError:
-            pass
-    first, second = (fast_rfc822, parse_w3c) if rfc822 else (parse_w3c, parse_rfc822)
+    first, second = (parse_rfc822, parse_w3c) if rfc822 else (parse_w3c, parse_rfc822)
     when: When | None = first(text)
     if when is None:
         when = second(text)

@@ -14,7 +14,6 @@ goes on. The loop is written out flat on purpose: it is the hot path of every co
 from __future__ import annotations
 
 from collections.abc import Iterator
-from datetime import datetime
 from typing import BinaryIO, ClassVar
 
 from lxml import etree
@@ -76,7 +75,6 @@ class SitemapReader(Reader):
         relative = RelativeLocs(ctx)
         check_loc = relative.check
         parse_date = parse_w3c
-        from_iso = datetime.fromisoformat
         make = new_entry
         # Sitemaps repeat their lastmod values a lot; dates are immutable, so share them.
         seen_dates: dict[str, When] = {}
@@ -115,21 +113,7 @@ class SitemapReader(Reader):
                     if lastmod is not None:
                         when = seen_dates.get(lastmod)
                         if when is None:
-                            # The usual full form, "2024-05-01T10:00:00+02:00", parsed the way
-                            # parse_w3c's own fast path does (same result, no call overhead).
-                            if (
-                                len(lastmod) == 25
-                                and lastmod[10] == "T"
-                                and lastmod[19] in "+-"
-                                and lastmod[22] == ":"
-                                and lastmod[19:] != "-00:00"
-                            ):
-                                try:
-                                    when = from_iso(lastmod)
-                                except ValueError:
-                                    when = parse_date(lastmod)
-                            else:
-                                when = parse_date(lastmod)
+                            when = parse_date(lastmod)
                             if when is None:
                                 warn(f"{loc}: invalid lastmod {lastmod.strip()!r} ignored")
                             else:
