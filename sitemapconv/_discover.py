@@ -15,8 +15,9 @@ local network, and a URL it lists never becomes "the start" that decides which a
 allowed. Each probe takes one unit of the run's ``max_sitemaps`` budget; the robots.txt lines
 beyond it are not probed.
 
-The robots.txt parsing here is deliberately small (the ``Sitemap:`` lines only, per
-PROTOCOL.md §6); a full robots.txt parser is a separate concern.
+The robots.txt parsing here is deliberately small (the ``Sitemap:`` lines only, per the
+sitemaps.org protocol, "Specifying the Sitemap location in your robots.txt file"); a full
+robots.txt parser is a separate concern.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The protocol's per-file limits (PROTOCOL.md §2) and the check of the configured ones.
+"""The sitemaps.org protocol's per-file limits and the check of the configured ones.
 
 Every sitemap file (urlset, index or text) may hold at most 50,000 URLs and 52,428,800
 uncompressed bytes. ``WriteOptions.max_urls`` / ``max_file_bytes`` may lower these limits (to

@@ -1,6 +1,7 @@
 """robots.txt ``Sitemap:`` lines: read them, print one, and add one to a file in place.
 
-Parsing follows RFC 9309 habits (PROTOCOL.md §6): the field name is matched
+Parsing follows RFC 9309 habits and the sitemaps.org protocol's ``Sitemap:`` line: the
+field name is matched
 case-insensitively, whitespace around name and value is trimmed, a ``#`` starts a comment,
 and the line may sit anywhere in the file, outside any ``User-agent`` group. URLs are returned
 exactly as written so discovery code can report what the site said.

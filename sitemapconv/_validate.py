@@ -46,7 +46,8 @@ def validate(
     """Validate a sitemap, sitemap index, feed or URL list and return every problem found.
 
     ``location`` is the URL the file is (or will be) served from; when it is known (given
-    here, or ``source`` is a URL) URLs outside its scope are reported (PROTOCOL.md §6).
+    here, or ``source`` is a URL) URLs outside its scope are reported (sitemaps.org
+    protocol, "Sitemap file location").
     ``follow=True`` also validates each child of an index. ``options`` sets fetching and
     size caps. Problems beyond ``max_per_rule`` of one rule in one file are counted only.
     Never raises for bad input: an unreadable source is a problem in the report.

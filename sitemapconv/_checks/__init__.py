@@ -18,7 +18,7 @@ from .._problems import Collector
 from .._xml import iterparse as hardened_iterparse
 from .urls import Duplicates, Scope
 
-#: Protocol limits per file (PROTOCOL.md §2).
+#: Protocol limits per file (sitemaps.org protocol: 50,000 URLs, 50 MB uncompressed).
 MAX_URLS = 50_000
 MAX_BYTES = 52_428_800
 

@@ -1,4 +1,5 @@
-"""Rules for Google's sitemap extensions (PROTOCOL.md §9), checked in code.
+"""Rules for Google's sitemap extensions (Google Search Central's image, video and news
+sitemap documentation), checked in code.
 
 The Google extension schemas cannot be shipped (their licence does not allow it), and the
 video rule "content_loc or player_loc" is beyond XSD anyway, so the required parts of each

@@ -1,7 +1,8 @@
 """The streaming pass over RSS (2.0, and 0.9x/1.0 RDF) and Atom (1.0 and 0.3) feeds.
 
-Only what a feed needs to be usable, and well-formed as its own spec, is checked (PROTOCOL.md
-§8, §10-12): required channel/feed/entry children, a URL for each item, and the date forms.
+Only what a feed needs to be usable, and well-formed as its own spec, is checked (sitemaps.org
+protocol, "Syndication feed"; the RSS 2.0 specification; RFC 4287; Atom 0.3): required
+channel/feed/entry children, a URL for each item, and the date forms.
 Items are checked when their end tag is parsed and then dropped.
 """
 

@@ -1,5 +1,5 @@
 """The pass over a plain-text sitemap: UTF-8, one absolute URL per line, nothing else
-(PROTOCOL.md §7)."""
+(sitemaps.org protocol, "Text file")."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
-"""URL rules (PROTOCOL.md §2, §6): absolute http(s), escaped, no whitespace or fragment,
-shorter than 2,048 characters, inside the sitemap's scope, listed once.
+"""URL rules (sitemaps.org protocol, "Entity escaping" and "Sitemap file location"; RFC 3986):
+absolute http(s), escaped, no whitespace or fragment, shorter than 2,048 characters, inside
+the sitemap's scope, listed once.
 """
 
 from __future__ import annotations
@@ -29,7 +30,11 @@ _CLEAN = re.compile(
 
 @dataclass(frozen=True, slots=True)
 class Scope:
-    """Where a sitemap lives, and so which URLs it may list (PROTOCOL.md §6)."""
+    """Where a sitemap lives, and so which URLs it may list.
+
+    The sitemaps.org protocol, "Sitemap file location": a sitemap lists URLs of its own host
+    and scheme, in its own directory or below.
+    """
 
     scheme: str
     host: str

@@ -1,6 +1,6 @@
 """Atom reader: Atom 1.0 (RFC 4287); Atom 0.3 is the same code with another dialect (atom03).
 
-Field mapping (PROTOCOL.md §8, §11):
+Field mapping (sitemaps.org protocol, "Syndication feed"; RFC 4287):
 
 - ``loc``: the entry's ``link`` with ``rel="alternate"`` or no ``rel``; among several, the
   first with ``type="text/html"`` (or ``application/xhtml+xml``), else the first. Never

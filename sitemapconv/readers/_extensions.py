@@ -1,4 +1,5 @@
-"""Reading Google's sitemap extensions inside a ``<url>`` (PROTOCOL §9).
+"""Reading Google's sitemap extensions inside a ``<url>`` (Google's image, video and
+news sitemap documentation).
 
 Image, video, news, ``xhtml:link`` alternates and the obsolete mobile flag. The urlset reader
 calls these functions only for ``<url>`` elements that actually carry an extension element,
@@ -153,7 +154,7 @@ def _read_tvshow(element: etree._Element, warn: Warn) -> VideoTvShow:
 
 
 def read_video(element: etree._Element, warn: Warn) -> Video:
-    """``video:video`` with every element of the XSD (PROTOCOL §9.2), attributes included."""
+    """``video:video`` with every element of Google's video sitemap XSD, attributes included."""
     video = Video()
     tags: list[str] = []
     segments: list[tuple[str, int | None]] = []

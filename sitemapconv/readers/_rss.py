@@ -1,6 +1,6 @@
 """RSS reader: RSS 2.0, 0.91 and 0.92 (``<rss>``), and RSS 0.90 / 1.0 (``<rdf:RDF>``).
 
-Field mapping (PROTOCOL.md §8, §10):
+Field mapping (sitemaps.org protocol, "Syndication feed"; RSS 2.0 specification):
 
 - ``loc``: the item ``link``; else a ``guid`` that is a permalink (``isPermaLink`` is not
   ``"false"``) and an absolute http(s) URL; else (RSS 0.90/1.0) the item's ``rdf:about``.

@@ -1,4 +1,4 @@
-"""Atom 1.0 writer (RFC 4287, PROTOCOL.md §11); output validates against RFC 4287's RELAX NG.
+"""Atom 1.0 writer (RFC 4287); output validates against RFC 4287's RELAX NG.
 
 Feed head (:mod:`sitemapconv.writers._feedmeta`, meta > options > defaults): ``id`` (the
 source feed id, ``feed_id``, else the site link ``scheme://host/`` of the first URL),

@@ -1,4 +1,5 @@
-"""Atom 0.3 writer (the pre-RFC draft still accepted as a sitemap, PROTOCOL.md §12).
+"""Atom 0.3 writer (the December 2003 pre-RFC snapshot, still accepted as a
+sitemap).
 
 Root ``<feed version="0.3" xmlns="http://purl.org/atom/ns#">``. Feed head (meta > options >
 defaults, :mod:`sitemapconv.writers._feedmeta`): ``title``, ``link rel="alternate"

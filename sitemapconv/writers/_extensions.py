@@ -14,7 +14,8 @@ than the XSD allows (title 100, description 2,048, category 256 characters) are 
 with one warning per run.
 
 Each ``format_*`` method appends lines to a list and returns the namespace bits it used, so
-the caller declares only the namespaces that really occur (PROTOCOL.md §1).
+the caller declares only the namespaces that really occur (sitemaps.org protocol,
+"Extending the Sitemaps protocol").
 """
 
 from __future__ import annotations

@@ -4,8 +4,8 @@ Each entry's ``loc`` is a child sitemap's URL and its ``lastmod`` that file's la
 An index has no extension namespaces, so unlike the urlset writer it streams straight to the
 output. Fields an index cannot hold (changefreq, priority, the extensions, the feed fields
 title, summary, id and published) are dropped with one summary warning naming them. An index
-never lists another index (PROTOCOL.md §4); that is the caller's data, so it is not checked
-here. Loc rules and limits are those of the urlset writer.
+never lists another index (sitemaps.org protocol, "Using Sitemap index files"); that is the
+caller's data, so it is not checked here. Loc rules and limits are those of the urlset writer.
 """
 
 from __future__ import annotations

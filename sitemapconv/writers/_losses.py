@@ -1,6 +1,7 @@
 """What a conversion could not carry: collected per run, reported in ONE warning at the end.
 
-A feed has no priority or changefreq, RSS has no hreflang, and so on (PROTOCOL.md §14).
+A feed has no priority or changefreq, RSS has no hreflang, and so on (each format's own spec:
+sitemaps.org, RSS 2.0, RFC 4287).
 Warning per entry would drown the user, so writers record the names of the
 :class:`~sitemapconv._model.Entry` fields they dropped (``priority``, ``video.rating``...) and
 :meth:`Losses.report` emits a single sorted summary through ``ctx.warn_once``.

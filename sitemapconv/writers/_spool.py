@@ -1,7 +1,8 @@
 """A body that is written before its root start tag: entries first, header last.
 
-A urlset declares its extension namespaces on the root element (PROTOCOL.md §1), but which
-namespaces are used is known only after the last entry. So the ``<url>`` elements go to a
+A urlset declares its extension namespaces on the root element (sitemaps.org protocol,
+"Extending the Sitemaps protocol"), but which namespaces are used is known only after the
+last entry. So the ``<url>`` elements go to a
 :class:`tempfile.SpooledTemporaryFile` (in memory up to a few MiB, then on disk: constant
 memory whatever the number of entries), and the writer emits the header, copies the body and
 closes the root once the stream has ended. The copy costs one extra sequential pass over the

@@ -1,4 +1,5 @@
-"""The ``txt`` writer: one percent-encoded URL per line (PROTOCOL.md §7).
+"""The ``txt`` writer: one percent-encoded URL per line (sitemaps.org protocol,
+"Text file").
 
 UTF-8, ``\\n`` line ends, a trailing newline, and nothing else: no header, no comments and
 no XML escaping. A URL never spans lines: tabs and line breaks inside it are removed, as
