@@ -27,9 +27,9 @@ from .._progress import Progress, summary_line
 from .._registry import UnknownFormat
 from .._robots import SitemapUrlError
 from .._sink import open_dest
+from .._spool import SPOOL_MEMORY
 from ..errors import SitemapError
 from ..notify import DEFAULT_ENDPOINT, NotifyUsageError
-from ..writers._spool import SPOOL_MEMORY
 from . import args as cliargs
 from .diff_mode import changed_urls, diff_format, write_comparison
 from .notify_mode import NotifyRequest, UsageError, run_notify

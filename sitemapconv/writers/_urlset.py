@@ -8,7 +8,7 @@ xhtml:link and mobile elements.
 **Namespaces** are declared only when used, on the root element, with the fixed prefixes
 ``image video news xhtml mobile`` in that order. The root start tag comes first in the file
 but namespace use is known only at the end, so the ``<url>`` elements are written to a
-:class:`~sitemapconv.writers._spool.SpooledTemporaryFile`-backed body (constant memory) while
+:class:`~sitemapconv._spool.SpooledTemporaryFile`-backed body (constant memory) while
 the used namespaces are tracked, and the header is written before the body is copied out.
 
 **Speed:** strings are formatted directly rather than through lxml's serializer; the only
@@ -35,13 +35,13 @@ from typing import BinaryIO
 from .._dates import format_w3c
 from .._limits import MAX_LOC_LENGTH, MIN_LOC_LENGTH, check_limits, over_limits_message
 from .._model import CHANGEFREQS, Entry
+from .._spool import SpooledBody
 from .._xml import SITEMAP_NS
 from .._xmltext import escape
 from . import WriteContext, Writer
 from ._extensions import NAMESPACES, ExtensionFormatter
 from ._formatting import CLEAN_HTTP_URL, ValueFormatter
 from ._losses import Losses
-from ._spool import SpooledBody
 
 XML_DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>\n'
 URLSET_CLOSE = b"</urlset>\n"
