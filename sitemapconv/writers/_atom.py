@@ -33,16 +33,14 @@ dropped, like priority, changefreq, news and mobile (one summary warning).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
-from typing import BinaryIO
 
 from .._dates import format_rfc3339
 from .._model import Entry, When
 from .._xml import ATOM_NS as NAMESPACE
 from .._xml import MEDIA_NS
-from . import WriteContext, Writer
-from ._feedmeta import FeedHead, Newest, build_time, peek, resolve_head
+from ._feedmeta import FeedHead
 from ._feedspool import XML_DECLARATION, FeedSpool
+from ._feedwriter import FeedRun, FeedWriter
 from ._losses import Losses
 from ._mediarss import media_xml
 
@@ -162,7 +160,7 @@ def _head(head: FeedHead, spool: FeedSpool, updated: When) -> str:
     return "".join(parts)
 
 
-class AtomWriter(Writer):
+class AtomWriter(FeedWriter):
     """Atom 1.0 (see the module docstring for the mapping and the date rules)."""
 
     name = "atom"
@@ -170,25 +168,15 @@ class AtomWriter(Writer):
     extensions = (".atom",)
     media_type = "application/atom+xml"
 
-    def write(self, entries: Iterable[Entry], out: BinaryIO, ctx: WriteContext) -> int:
-        first, stream = peek(entries)
-        head = resolve_head(ctx, first)
-        now = build_time()
-        newest = Newest()
-        newest.see(head.updated)
-        losses = Losses(self.name)
-        count = 0
-        with FeedSpool(ctx) as spool:
-            for entry in stream:
-                loc = spool.loc(entry.loc)
-                if loc is None:
-                    continue
-                updated = entry.lastmod or entry.published or now
-                newest.see(updated)
-                spool.write(_entry(entry, loc, spool, losses, updated))
-                count += 1
-            spool.finish(count, self.name)
-            feed_updated = newest.value if newest.value is not None else now
-            spool.emit(out, _head(head, spool, feed_updated), "</feed>\n")
-        losses.report(ctx)
-        return count
+    closing = "</feed>\n"
+
+    def item(self, entry: Entry, spool: FeedSpool, losses: Losses, run: FeedRun) -> str | None:
+        loc = spool.loc(entry.loc)
+        if loc is None:
+            return None
+        updated = entry.lastmod or entry.published or run.now
+        run.newest.see(updated)
+        return _entry(entry, loc, spool, losses, updated)
+
+    def head_xml(self, spool: FeedSpool, run: FeedRun) -> str:
+        return _head(run.head, spool, run.updated)

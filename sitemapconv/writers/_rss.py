@@ -28,15 +28,12 @@ Streaming: items are spooled (:mod:`.feedspool`) so namespaces are declared only
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import BinaryIO
-
 from .._dates import format_rfc822
 from .._model import Entry
 from .._xml import ATOM_NS, MEDIA_NS
-from . import WriteContext, Writer
-from ._feedmeta import FeedHead, peek, resolve_head
+from ._feedmeta import FeedHead
 from ._feedspool import XML_DECLARATION, FeedSpool
+from ._feedwriter import FeedRun, FeedWriter
 from ._losses import Losses
 from ._mediarss import media_xml
 
@@ -92,7 +89,7 @@ def _head(head: FeedHead, spool: FeedSpool) -> str:
     return "".join(parts)
 
 
-class RssWriter(Writer):
+class RssWriter(FeedWriter):
     """RSS 2.0 (see the module docstring for the mapping and the defaults)."""
 
     name = "rss"
@@ -100,22 +97,16 @@ class RssWriter(Writer):
     extensions = (".rss",)
     media_type = "application/rss+xml"
 
-    def write(self, entries: Iterable[Entry], out: BinaryIO, ctx: WriteContext) -> int:
-        first, stream = peek(entries)
-        head = resolve_head(ctx, first)
-        if head.link is None and head.self_link is None:
-            ctx.warn("no entries and no link given: the channel <link> is empty")
-        losses = Losses(self.name)
-        count = 0
-        with FeedSpool(ctx) as spool:
-            for entry in stream:
-                item = _item(entry, spool, losses)
-                if item is not None:
-                    spool.write(item)
-                    count += 1
-            spool.finish(count, self.name)
-            if head.self_link is not None:
-                spool.use("atom")
-            spool.emit(out, _head(head, spool), "  </channel>\n</rss>\n")
-        losses.report(ctx)
-        return count
+    closing = "  </channel>\n</rss>\n"
+
+    def start(self, run: FeedRun) -> None:
+        if run.head.link is None and run.head.self_link is None:
+            run.ctx.warn("no entries and no link given: the channel <link> is empty")
+
+    def item(self, entry: Entry, spool: FeedSpool, losses: Losses, run: FeedRun) -> str | None:
+        return _item(entry, spool, losses)
+
+    def head_xml(self, spool: FeedSpool, run: FeedRun) -> str:
+        if run.head.self_link is not None:
+            spool.use("atom")
+        return _head(run.head, spool)
