@@ -145,6 +145,25 @@ def parse_rfc822(text: str) -> _dt.datetime | None:
         return None
 
 
+def parse_feed_date(text: str, *, rfc822: bool) -> tuple[When | None, str | None]:
+    """Parse a feed date with every fallback; return it and how it was read.
+
+    The form the element should hold is tried first (RFC 822 when ``rfc822``, else W3C),
+    then the other standard form, then :func:`parse_loose`. How: ``"expected"``,
+    ``"other"``, ``"loose"``, or None when nothing could read the text (the value is then
+    None too). The readers word their warnings from it.
+    """
+    first, second = (parse_rfc822, parse_w3c) if rfc822 else (parse_w3c, parse_rfc822)
+    when: When | None = first(text)
+    if when is not None:
+        return when, "expected"
+    when = second(text)
+    if when is not None:
+        return when, "other"
+    when = parse_loose(text)
+    return when, None if when is None else "loose"
+
+
 def parse_date(text: str) -> When | None:
     """Parse any date a feed may carry: W3C/ISO first, then RFC 822."""
     return parse_w3c(text) or parse_rfc822(text)

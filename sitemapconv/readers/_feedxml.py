@@ -24,7 +24,7 @@ from urllib.parse import urljoin
 
 from lxml import etree
 
-from .._dates import parse_loose, parse_rfc822, parse_w3c
+from .._dates import parse_feed_date
 from .._model import When
 from .._urls import is_http
 from .._xml import XML_NS, iterparse
@@ -160,24 +160,19 @@ def date_of(notes: Notes, text: str | None, name: str, *, rfc822: bool) -> When 
     """
     if text is None:
         return None
-    first, second = (parse_rfc822, parse_w3c) if rfc822 else (parse_w3c, parse_rfc822)
-    when: When | None = first(text)
-    if when is None:
-        when = second(text)
-        if when is None:
-            when = parse_loose(text)
-            if when is None:
-                notes.warn("invalid dates", f"invalid date {text!r} in <{name}>; left empty")
-            else:
-                notes.warn(
-                    "dates parsed loosely",
-                    f"<{name}> {text!r} is neither RFC 822 nor W3C; parsed loosely as {when}",
-                )
-        elif rfc822:
-            notes.warn(
-                f"non-RFC 822 <{name}>",
-                f"<{name}> {text!r} is not an RFC 822 date; read as a W3C/ISO date",
-            )
+    when, how = parse_feed_date(text, rfc822=rfc822)
+    if how is None:
+        notes.warn("invalid dates", f"invalid date {text!r} in <{name}>; left empty")
+    elif how == "loose":
+        notes.warn(
+            "dates parsed loosely",
+            f"<{name}> {text!r} is neither RFC 822 nor W3C; parsed loosely as {when}",
+        )
+    elif how == "other" and rfc822:
+        notes.warn(
+            f"non-RFC 822 <{name}>",
+            f"<{name}> {text!r} is not an RFC 822 date; read as a W3C/ISO date",
+        )
     return when
 
 

@@ -30,7 +30,7 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import Any, BinaryIO, ClassVar
 
-from .._dates import parse_loose, parse_rfc822, parse_w3c
+from .._dates import parse_feed_date, parse_w3c
 from .._detect import BOM_UTF8, Head
 from .._htmltext import text_to_html
 from .._model import CHANGEFREQS, Entry, Image, Video, When
@@ -116,16 +116,14 @@ def _date(obj: Mapping[str, Any], key: str, notes: Notes) -> When | None:
     text = _text(obj, key)
     if text is None:
         return None
-    when = parse_w3c(text)
-    if when is None:
-        when = parse_rfc822(text) or parse_loose(text)
-        if when is None:
-            notes.warn("invalid dates", f"invalid date {text!r} in {key!r}; left empty")
-        else:
-            notes.warn(
-                "dates parsed loosely",
-                f"{key} {text!r} is not RFC 3339; parsed loosely as {when}",
-            )
+    when, how = parse_feed_date(text, rfc822=False)
+    if how is None:
+        notes.warn("invalid dates", f"invalid date {text!r} in {key!r}; left empty")
+    elif how != "expected":
+        notes.warn(
+            "dates parsed loosely",
+            f"{key} {text!r} is not RFC 3339; parsed loosely as {when}",
+        )
     return when
 
 
