@@ -51,6 +51,10 @@ DCTERMS_NS = "http://purl.org/dc/terms/"
 MEDIA_NS = "http://search.yahoo.com/mrss/"
 
 
+#: The declaration every XML writer starts with: UTF-8, as the sitemaps.org protocol requires.
+XML_DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>\n'
+
+
 # --- the hardened parser ------------------------------------------------------------------
 
 
@@ -105,6 +109,7 @@ __all__ = [
     "SITEMAP_NS",
     "VIDEO_NS",
     "XHTML_NS",
+    "XML_DECLARATION",
     "XML_NS",
     "XSI_NS",
     "iterparse",

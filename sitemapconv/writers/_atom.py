@@ -37,9 +37,9 @@ import re
 from .._dates import format_rfc3339
 from .._model import Entry, When
 from .._xml import ATOM_NS as NAMESPACE
-from .._xml import MEDIA_NS
+from .._xml import MEDIA_NS, XML_DECLARATION
 from ._feedmeta import FeedHead
-from ._feedspool import XML_DECLARATION, FeedSpool
+from ._feedspool import FeedSpool
 from ._feedwriter import FeedRun, FeedWriter
 from ._losses import Losses
 from ._mediarss import media_xml

@@ -30,10 +30,10 @@ import datetime as _dt
 
 from .._model import Entry, When
 from .._xml import ATOM03_NS as NAMESPACE
-from .._xml import MEDIA_NS
+from .._xml import MEDIA_NS, XML_DECLARATION
 from ._atom import entry_id, language_tag
 from ._feedmeta import FeedHead
-from ._feedspool import XML_DECLARATION, FeedSpool
+from ._feedspool import FeedSpool
 from ._feedwriter import FeedRun, FeedWriter
 from ._losses import Losses
 from ._mediarss import media_xml

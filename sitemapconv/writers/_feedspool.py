@@ -90,6 +90,3 @@ class FeedSpool:
         out.write(head.encode("utf-8"))
         self._body.copy_to(out)
         out.write(tail.encode("utf-8"))
-
-
-XML_DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>\n'

@@ -17,11 +17,11 @@ from typing import BinaryIO
 from .._dates import format_w3c
 from .._limits import check_limits, over_limits_message
 from .._model import Entry
-from .._xml import SITEMAP_NS
+from .._xml import SITEMAP_NS, XML_DECLARATION
 from .._xmltext import escape
 from . import WriteContext, Writer
 from ._formatting import ValueFormatter
-from ._urlset import XML_DECLARATION
+from ._losses import feed_fields
 
 INDEX_OPEN = f'{XML_DECLARATION}<sitemapindex xmlns="{SITEMAP_NS}">\n'.encode()
 INDEX_CLOSE = b"</sitemapindex>\n"
@@ -68,14 +68,7 @@ def dropped_fields(entry: Entry) -> list[str]:
             )
             if value
         )
-    if entry.title is not None:
-        names.append("title")
-    if entry.summary is not None:
-        names.append("summary")
-    if entry.id is not None and entry.id != entry.loc:
-        names.append("id")
-    if entry.published is not None and entry.published != entry.lastmod:
-        names.append("published")
+    names.extend(feed_fields(entry))
     return names
 
 

@@ -30,9 +30,9 @@ from __future__ import annotations
 
 from .._dates import format_rfc822
 from .._model import Entry
-from .._xml import ATOM_NS, MEDIA_NS
+from .._xml import ATOM_NS, MEDIA_NS, XML_DECLARATION
 from ._feedmeta import FeedHead
-from ._feedspool import XML_DECLARATION, FeedSpool
+from ._feedspool import FeedSpool
 from ._feedwriter import FeedRun, FeedWriter
 from ._losses import Losses
 from ._mediarss import media_xml

@@ -36,14 +36,13 @@ from .._dates import format_w3c
 from .._limits import MAX_LOC_LENGTH, MIN_LOC_LENGTH, check_limits, over_limits_message
 from .._model import CHANGEFREQS, Entry
 from .._spool import SpooledBody
-from .._xml import SITEMAP_NS
+from .._xml import SITEMAP_NS, XML_DECLARATION
 from .._xmltext import escape
 from . import WriteContext, Writer
 from ._extensions import NAMESPACES, ExtensionFormatter
 from ._formatting import CLEAN_HTTP_URL, ValueFormatter
 from ._losses import Losses
 
-XML_DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>\n'
 URLSET_CLOSE = b"</urlset>\n"
 _BATCH = 1024
 _ALL_NAMESPACES = sum(bit for bit, _, _ in NAMESPACES)
@@ -146,15 +145,7 @@ class UrlsetFormatter:
 
     def _feed_fields(self, entry: Entry) -> None:
         """Record the feed fields a sitemap cannot carry (reported once, see :meth:`report`)."""
-        losses = self.losses
-        if entry.title is not None:
-            losses.add("title")
-        if entry.summary is not None:
-            losses.add("summary")
-        if entry.id is not None and entry.id != entry.loc:
-            losses.add("id")
-        if entry.published is not None and entry.published != entry.lastmod:
-            losses.add("published")
+        self.losses.add_feed_fields(entry)
 
     def report(self) -> None:
         """The one warning naming the fields dropped during the run (nothing if none were)."""
