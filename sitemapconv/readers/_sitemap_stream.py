@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any, BinaryIO, NoReturn
 from urllib.parse import urljoin
 
@@ -136,6 +136,26 @@ class ItemStream:
             for ns in namespaces
             for local, code in codes.items()
         }
+
+    def complete_items(self) -> Iterator[Any]:  # lxml elements (untyped, like iterparse)
+        """The item elements, each once its end tag is parsed; then :meth:`finish`.
+
+        An item that recovery closed at the end of a truncated input is dropped (see
+        :meth:`incomplete`); the items read are freed every :data:`FREE_EVERY`, so memory
+        stays flat; an error recovery cannot get past raises :class:`ParseError`.
+        """
+        source = self.input
+        count = 0
+        try:
+            for _, el in self.events:
+                if not (source.drained and self.incomplete(el)):
+                    yield el
+                count += 1
+                if not count % FREE_EVERY:
+                    free_before(el)
+        except etree.XMLSyntaxError as exc:
+            self.fail(exc)
+        self.finish()
 
     def incomplete(self, element: etree._Element) -> bool:
         """After the input ran out: was this item closed by recovery, not by its end tag?
