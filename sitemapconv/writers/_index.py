@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from typing import BinaryIO
 
 from .._dates import format_w3c
-from .._limits import check_limits, over_limits_message
+from .._limits import check_limits, warn_written
 from .._model import Entry
 from .._xml import SITEMAP_NS, XML_DECLARATION
 from .._xmltext import escape
@@ -117,18 +117,16 @@ class IndexWriter(Writer):
                 "index-dropped",
                 f"a sitemap index holds only loc and lastmod: dropped {', '.join(sorted(lost))}",
             )
-        if count == 0:
-            ctx.warn("no sitemaps to write: the index is empty (the XSD wants at least one)")
-        message = over_limits_message(
+        warn_written(
+            ctx.warn,
             count,
             size,
             max_urls,
             max_bytes,
+            empty="no sitemaps to write: the index is empty (the XSD wants at least one)",
             noun="sitemaps",
             hint="an index must not list other indexes, so use fewer, bigger sitemaps",
         )
-        if message is not None:
-            ctx.warn(message)
         return count
 
     @staticmethod

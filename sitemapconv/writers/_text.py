@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import BinaryIO
 
-from .._limits import check_limits, over_limits_message
+from .._limits import check_limits, warn_written
 from .._model import Entry
 from . import WriteContext, Writer
 from ._formatting import ValueFormatter
@@ -56,13 +56,15 @@ class TextWriter(Writer):
                 "text-dropped",
                 f"a text sitemap holds only URLs: dropped {', '.join(sorted(lost))}",
             )
-        if count == 0:
-            ctx.warn("no URLs to write: the text file is empty")
-        message = over_limits_message(
-            count, size, max_urls, max_bytes, hint="split the list, or write XML in parts"
+        warn_written(
+            ctx.warn,
+            count,
+            size,
+            max_urls,
+            max_bytes,
+            empty="no URLs to write: the text file is empty",
+            hint="split the list, or write XML in parts",
         )
-        if message is not None:
-            ctx.warn(message)
         return count
 
     @staticmethod

@@ -33,7 +33,7 @@ from collections.abc import Iterable
 from typing import BinaryIO
 
 from .._dates import format_w3c
-from .._limits import MAX_LOC_LENGTH, MIN_LOC_LENGTH, check_limits, over_limits_message
+from .._limits import MAX_LOC_LENGTH, MIN_LOC_LENGTH, check_limits, warn_written
 from .._model import CHANGEFREQS, Entry
 from .._spool import SpooledBody
 from .._xml import SITEMAP_NS, XML_DECLARATION
@@ -192,14 +192,15 @@ class SitemapWriter(Writer):
                         batch.clear()
             body.add_many("".join(batch).encode(), len(batch))
             fmt.v.finish(body.count, self.name)
-            if body.count == 0:
-                ctx.warn("no URLs to write: the urlset is empty (the XSD wants at least one)")
             head = urlset_open(fmt.used)
-            message = over_limits_message(
-                body.count, len(head) + body.size + len(URLSET_CLOSE), max_urls, max_bytes
+            warn_written(
+                ctx.warn,
+                body.count,
+                len(head) + body.size + len(URLSET_CLOSE),
+                max_urls,
+                max_bytes,
+                empty="no URLs to write: the urlset is empty (the XSD wants at least one)",
             )
-            if message is not None:
-                ctx.warn(message)
             out.write(head)
             body.copy_to(out)
             out.write(URLSET_CLOSE)
