@@ -170,10 +170,7 @@ class AtomWriter(FeedWriter):
 
     closing = "</feed>\n"
 
-    def item(self, entry: Entry, spool: FeedSpool, losses: Losses, run: FeedRun) -> str | None:
-        loc = spool.loc(entry.loc)
-        if loc is None:
-            return None
+    def item(self, entry: Entry, loc: str, spool: FeedSpool, losses: Losses, run: FeedRun) -> str:
         updated = entry.lastmod or entry.published or run.now
         run.newest.see(updated)
         return _entry(entry, loc, spool, losses, updated)

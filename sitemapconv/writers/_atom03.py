@@ -117,10 +117,7 @@ class Atom03Writer(FeedWriter):
 
     closing = "</feed>\n"
 
-    def item(self, entry: Entry, spool: FeedSpool, losses: Losses, run: FeedRun) -> str | None:
-        loc = spool.loc(entry.loc)
-        if loc is None:
-            return None
+    def item(self, entry: Entry, loc: str, spool: FeedSpool, losses: Losses, run: FeedRun) -> str:
         modified = entry.lastmod or entry.published or run.now
         issued = entry.published or entry.lastmod or run.now
         run.newest.see(modified)

@@ -49,8 +49,8 @@ class FeedWriter(Writer):
     def start(self, run: FeedRun) -> None:
         """Called once the head is resolved, before any entry (e.g. to warn about it)."""
 
-    def item(self, entry: Entry, spool: FeedSpool, losses: Losses, run: FeedRun) -> str | None:
-        """The formatted entry, or None (already warned) to skip it."""
+    def item(self, entry: Entry, loc: str, spool: FeedSpool, losses: Losses, run: FeedRun) -> str:
+        """The formatted entry; ``loc`` is its URL, already checked and XML-escaped."""
         raise NotImplementedError
 
     def head_xml(self, spool: FeedSpool, run: FeedRun) -> str:
@@ -65,10 +65,11 @@ class FeedWriter(Writer):
         count = 0
         with FeedSpool(ctx) as spool:
             for entry in stream:
-                item = self.item(entry, spool, losses, run)
-                if item is not None:
-                    spool.write(item)
-                    count += 1
+                loc = spool.loc(entry.loc)
+                if loc is None:  # warned: the entry is skipped
+                    continue
+                spool.write(self.item(entry, loc, spool, losses, run))
+                count += 1
             spool.finish(count, self.name)
             spool.emit(out, self.head_xml(spool, run), self.closing)
         losses.report(ctx)

@@ -41,10 +41,7 @@ from ._mediarss import media_xml
 NAMESPACES = (("atom", ATOM_NS), ("media", MEDIA_NS))
 
 
-def _item(entry: Entry, spool: FeedSpool, losses: Losses) -> str | None:
-    loc = spool.loc(entry.loc)
-    if loc is None:
-        return None
+def _item(entry: Entry, loc: str, spool: FeedSpool, losses: Losses) -> str:
     losses.check_sitemap_fields(entry)
     if entry.alternates:
         losses.add("alternates")
@@ -103,8 +100,8 @@ class RssWriter(FeedWriter):
         if run.head.link is None and run.head.self_link is None:
             run.ctx.warn("no entries and no link given: the channel <link> is empty")
 
-    def item(self, entry: Entry, spool: FeedSpool, losses: Losses, run: FeedRun) -> str | None:
-        return _item(entry, spool, losses)
+    def item(self, entry: Entry, loc: str, spool: FeedSpool, losses: Losses, run: FeedRun) -> str:
+        return _item(entry, loc, spool, losses)
 
     def head_xml(self, spool: FeedSpool, run: FeedRun) -> str:
         if run.head.self_link is not None:
