@@ -8,7 +8,7 @@ xhtml:link and mobile elements.
 **Namespaces** are declared only when used, on the root element, with the fixed prefixes
 ``image video news xhtml mobile`` in that order. The root start tag comes first in the file
 but namespace use is known only at the end, so the ``<url>`` elements are written to a
-:class:`~sitemapconv._spool.SpooledTemporaryFile`-backed body (constant memory) while
+:class:`~sitemapconv._spool.SpooledBody` (constant memory) while
 the used namespaces are tracked, and the header is written before the body is copied out.
 
 **Speed:** strings are formatted directly rather than through lxml's serializer; the only
