@@ -22,7 +22,9 @@ import idna
 
 #: The schemes of web URLs: the only ones a sitemap may list (sitemaps.org protocol).
 WEB_SCHEMES = frozenset(("http", "https"))
-_WEB_PREFIXES = ("http://", "https://")
+#: How a web URL starts, in the usual lower case (:func:`is_http` accepts any case); hot
+#: loops may test ``url.startswith(WEB_PREFIXES)`` first and call :func:`is_http` only on a miss.
+WEB_PREFIXES = ("http://", "https://")
 #: Each scheme's default port (RFC 9110 §4.2 for http/https, RFC 6455 for ws/wss, RFC 1738).
 DEFAULT_PORTS: dict[str, int] = {"http": 80, "https": 443, "ftp": 21, "ws": 80, "wss": 443}
 
@@ -37,7 +39,7 @@ def is_http(url: str) -> bool:
 
     A scheme without an authority (``http:foo``) is not one: it names no host to fetch.
     """
-    return url.startswith(_WEB_PREFIXES) or url[:8].lower().startswith(_WEB_PREFIXES)
+    return url.startswith(WEB_PREFIXES) or url[:8].lower().startswith(WEB_PREFIXES)
 
 
 # --- encoding for output ------------------------------------------------------------------

@@ -21,7 +21,7 @@ from lxml import etree
 from .._dates import parse_w3c
 from .._detect import Head
 from .._model import CHANGEFREQS, Alternate, Entry, Image, News, Video, When
-from .._urls import is_http
+from .._urls import WEB_PREFIXES
 from . import ReadContext, Reader
 from ._extensions import (
     EXTENSION_TAGS,
@@ -72,6 +72,7 @@ class SitemapReader(Reader):
         relative = RelativeLocs(ctx)
         check_loc = relative.check
         parse_date = parse_w3c
+        web = WEB_PREFIXES
         make = new_entry
         # Sitemaps repeat their lastmod values a lot; dates are immutable, so share them.
         seen_dates: dict[str, When] = {}
@@ -98,7 +99,7 @@ class SitemapReader(Reader):
             if loc is None or not (loc := loc.strip()):
                 warn(f"line {el.sourceline}: <url> without <loc> skipped")
             else:
-                if not is_http(loc):
+                if not loc.startswith(web):  # RelativeLocs.check does the full is_http
                     loc = check_loc(loc, el.sourceline)
                 if len(loc) >= _MAX_LOC:
                     warn(f"{loc[:80]}...: <loc> has {len(loc):,} characters (limit 2,047)")
