@@ -8,16 +8,23 @@ forms back gives a naive datetime again, so the policy survives any round trip.
 
 A date-only value (``2024-05-01``) is a :class:`datetime.date`. The W3C reduced forms
 ``YYYY`` and ``YYYY-MM`` become the first day of the period, as a date.
+
+This is the one home of date parsing: each parser has its fast path for the form real files
+use almost always (readers call :func:`parse_w3c` and :func:`parse_rfc822` per entry), and
+no reader keeps a fast path of its own.
 """
 
 from __future__ import annotations
 
 import datetime as _dt
 import re
+import sys
 
 from ._model import When
 
 _UTC = _dt.timezone.utc
+#: ``datetime.fromisoformat`` reads a trailing "Z" from Python 3.11 on.
+_FROMISO_Z = sys.version_info >= (3, 11)
 
 _W3C_RE = re.compile(
     r"""^\s*(\d{4})(?:-(\d{1,2})(?:-(\d{1,2})
@@ -47,17 +54,29 @@ def parse_w3c(text: str) -> When | None:
     instead of ``T``, lowercase ``t``/``z``, a decimal comma, fractional seconds of any
     length, and ``hh:mm`` without seconds.
     """
+    # Fast paths for the forms real sitemaps use almost always, the commonest first:
+    # "2024-05-01T10:00:00+02:00", as it stands (no strip), straight through C.
+    if (
+        len(text) == 25
+        and text[10] == "T"
+        and text[22] == ":"
+        and text[19] in "+-"
+        and text[19:] != "-00:00"
+    ):
+        try:
+            return _dt.datetime.fromisoformat(text)
+        except ValueError:
+            pass
     s = text.strip()
     n = len(s)
-    # Fast paths for the forms real sitemaps use almost always.
     if n == 10 and s[4] == "-" and s[7] == "-":
         try:
             return _dt.date.fromisoformat(s)
         except ValueError:
             return None
     if n >= 20 and s[10] == "T" and (s[-1] == "Z" or s[-6] in "+-") and s[-6:] != "-00:00":
-        try:
-            if s[-1] == "Z":
+        try:  # "2024-05-01T10:00:00+02:00", "2024-05-01T10:00:00Z": straight through C
+            if s[-1] == "Z" and not _FROMISO_Z:
                 return _dt.datetime.fromisoformat(s[:-1]).replace(tzinfo=_UTC)
             return _dt.datetime.fromisoformat(s)
         except ValueError:
@@ -84,12 +103,49 @@ def parse_w3c(text: str) -> When | None:
         return None
 
 
+_MONTHS = {
+    m: i
+    for i, m in enumerate(
+        ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"), 1
+    )
+}
+# The form almost every RSS feed writes (RSS 2.0 spec, "Elements of <item>": RFC 822 with a
+# four-digit year); anything else goes to the email parser.
+_RFC822_FAST = re.compile(
+    r"(?:[A-Z][a-z]{2}, )?(\d{1,2}) ([A-Z][a-z]{2}) (\d{4}) (\d\d):(\d\d):(\d\d) "
+    r"(GMT|UT|Z|\+0000|[+-](?!0000)\d{4})\Z"
+)
+_RFC822_ZONES: dict[str, _dt.tzinfo] = {"GMT": _UTC, "UT": _UTC, "Z": _UTC}
+
+
+def _rfc822_zone(text: str) -> _dt.tzinfo:
+    zone = _RFC822_ZONES.get(text)
+    if zone is None:
+        minutes = int(text[1:3]) * 60 + int(text[3:5])
+        zone = _dt.timezone(_dt.timedelta(minutes=-minutes if text[0] == "-" else minutes))
+        _RFC822_ZONES[text] = zone
+    return zone
+
+
 def parse_rfc822(text: str) -> _dt.datetime | None:
     """Parse an RFC 822/2822 date as RSS uses it; None when it is not one.
 
     Handles named zones (GMT, UT, EST, EDT, CST, CDT, MST, MDT, PST, PDT), numeric offsets,
     two-digit years and a missing weekday. ``-0000`` gives a naive datetime (offset unknown).
+    The usual form (``Wed, 01 May 2024 10:00:00 GMT``) is read by one regular expression;
+    the rest by :func:`email.utils.parsedate_to_datetime`, with the same results.
     """
+    m = _RFC822_FAST.match(text)
+    if m is not None:
+        day, mon, year, hh, mm, ss, zone = m.groups()
+        month = _MONTHS.get(mon)
+        if month is not None:
+            try:
+                return _dt.datetime(
+                    int(year), month, int(day), int(hh), int(mm), int(ss), tzinfo=_rfc822_zone(zone)
+                )
+            except ValueError:
+                pass
     from email.utils import parsedate_to_datetime  # imported on first use: it is slow to load
 
     s = text.strip()
@@ -99,6 +155,25 @@ def parse_rfc822(text: str) -> _dt.datetime | None:
         return parsedate_to_datetime(s)
     except (TypeError, ValueError, IndexError, OverflowError):
         return None
+
+
+def parse_feed_date(text: str, *, rfc822: bool) -> tuple[When | None, str | None]:
+    """Parse a feed date with every fallback; return it and how it was read.
+
+    The form the element should hold is tried first (RFC 822 when ``rfc822``, else W3C),
+    then the other standard form, then :func:`parse_loose`. How: ``"expected"``,
+    ``"other"``, ``"loose"``, or None when nothing could read the text (the value is then
+    None too). The readers word their warnings from it.
+    """
+    first, second = (parse_rfc822, parse_w3c) if rfc822 else (parse_w3c, parse_rfc822)
+    when: When | None = first(text)
+    if when is not None:
+        return when, "expected"
+    when = second(text)
+    if when is not None:
+        return when, "other"
+    when = parse_loose(text)
+    return when, None if when is None else "loose"
 
 
 def parse_date(text: str) -> When | None:

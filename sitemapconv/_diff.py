@@ -6,7 +6,7 @@ then streams the NEW side against it::
     digest (16 bytes) | sequence number (5) | one 8-byte fingerprint per compared field
     other than lastmod | the old lastmod as W3C text (variable)
 
-The digest is :func:`sitemapconv._urlnorm.url_digest`, the key ``--dedupe`` uses, so URLs
+The digest is :func:`sitemapconv._urls.url_digest`, the key ``--dedupe`` uses, so URLs
 match after the same RFC 3986 normalisation. The records are ``bytes`` in one sorted list
 (a record starts with its digest, so :func:`bisect.bisect_left` on the bare digest finds
 it) plus one byte per record for "seen on the new side": about 75 bytes per old URL, against
@@ -42,7 +42,7 @@ from ._filters import FilterOptions, Pipeline, instant
 from ._model import Document, Entry, FeedMeta, When
 from ._options import ReadOptions, WarningHandler, build_options, emit_warning
 from ._source import Source
-from ._urlnorm import url_digest
+from ._urls import url_digest
 from .errors import SitemapError
 
 #: Fields ``--diff-fields`` may name. ``lastmod`` alone is compared by default.

@@ -15,8 +15,9 @@ local network, and a URL it lists never becomes "the start" that decides which a
 allowed. Each probe takes one unit of the run's ``max_sitemaps`` budget; the robots.txt lines
 beyond it are not probed.
 
-The robots.txt parsing here is deliberately small (the ``Sitemap:`` lines only, per
-PROTOCOL.md §6); a full robots.txt parser is a separate concern.
+The robots.txt parsing here is deliberately small (the ``Sitemap:`` lines only, per the
+sitemaps.org protocol, "Specifying the Sitemap location in your robots.txt file"); a full
+robots.txt parser is a separate concern.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from ._door import Door, check_url, visit_key
 from ._model import Document
 from ._options import ReadOptions, build_options, emit_warning
 from ._robots import sitemaps_from_robots
+from ._urls import is_http_scheme
 from .errors import SitemapError
 
 if TYPE_CHECKING:
@@ -73,7 +75,7 @@ def site_bases(site: str) -> list[str]:
     segment has no dot; ``https://example.com/blog/index.html`` as ``/blog/``.
     """
     parts = urlsplit(site)
-    if parts.scheme.lower() not in ("http", "https") or not parts.netloc:
+    if not is_http_scheme(parts.scheme) or not parts.netloc:
         raise SitemapError("discovery needs an http(s) site URL", source=site)
     path = parts.path or "/"
     if not path.endswith("/"):

@@ -34,15 +34,16 @@ from urllib.parse import urlsplit
 
 from . import _addresses as addresses
 from ._options import ReadOptions
-from ._urlnorm import normalize_url
+from ._urls import DEFAULT_PORTS as _DEFAULT_PORTS
+from ._urls import WEB_SCHEMES as _WEB
+from ._urls import is_http as is_web
+from ._urls import normalize_url
 from ._version import __version__
 from .errors import FetchError, RefusedFetch
 
 if TYPE_CHECKING:
     import httpx
 
-_WEB = ("http", "https")
-_DEFAULT_PORTS = {"http": 80, "https": 443}
 
 #: The key under which a request carries its policy to the transport: (door, deadline).
 POLICY_KEY = "sitemapconv.policy"
@@ -53,13 +54,6 @@ Refused = RefusedFetch
 
 
 # --- URLs ---------------------------------------------------------------------------------
-
-
-def is_web(url: str) -> bool:
-    try:
-        return urlsplit(url).scheme.lower() in _WEB
-    except ValueError:
-        return False
 
 
 def remove_dot_segments(path: str) -> str:

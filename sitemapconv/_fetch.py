@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, BinaryIO
 from ._door import Refused
 from ._options import ReadOptions
 from ._retry import retry_delay
+from ._urls import is_http_scheme
 from .errors import FetchError, LimitError, SitemapError
 
 if TYPE_CHECKING:
@@ -183,7 +184,7 @@ class RequestChain:
                 f"too many redirects (more than {self.options.max_redirects})", source=self.url
             )
         target = str(nxt.url)
-        if nxt.url.scheme not in ("http", "https"):
+        if not is_http_scheme(nxt.url.scheme):
             raise Refused(f"redirect to a non-HTTP URL refused: {target}", source=self.url)
         try:
             check_url(target)

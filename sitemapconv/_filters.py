@@ -27,7 +27,7 @@ from typing import Literal, Union
 from urllib.parse import urljoin
 
 from ._model import Entry, When
-from ._urlnorm import normalize_url, url_digest
+from ._urls import normalize_url, url_digest
 
 _UTC = _dt.timezone.utc
 

@@ -1,4 +1,4 @@
-"""The protocol's per-file limits (PROTOCOL.md §2) and the check of the configured ones.
+"""The sitemaps.org protocol's per-file limits and the check of the configured ones.
 
 Every sitemap file (urlset, index or text) may hold at most 50,000 URLs and 52,428,800
 uncompressed bytes. ``WriteOptions.max_urls`` / ``max_file_bytes`` may lower these limits (to
@@ -7,6 +7,8 @@ limits is ignored by search engines, so asking for one is a usage error.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from ._options import WriteOptions
 from .errors import LimitOptionError as LimitOptionError  # raised here; imported from here too
@@ -62,3 +64,23 @@ def over_limits_message(
     if not problems:
         return None
     return f"output holds {' and '.join(problems)}: search engines ignore such a file; {hint}"
+
+
+def warn_written(
+    warn: Callable[[str], object],
+    count: int,
+    size: int,
+    max_urls: int,
+    max_bytes: int,
+    *,
+    empty: str,
+    noun: str = "URLs",
+    hint: str = SPLIT_HINT,
+) -> None:
+    """The warnings about one written sitemap file: ``empty`` when it holds nothing, and
+    :func:`over_limits_message` when it broke a limit."""
+    if count == 0:
+        warn(empty)
+    message = over_limits_message(count, size, max_urls, max_bytes, noun=noun, hint=hint)
+    if message is not None:
+        warn(message)

@@ -1,6 +1,7 @@
 """robots.txt ``Sitemap:`` lines: read them, print one, and add one to a file in place.
 
-Parsing follows RFC 9309 habits (PROTOCOL.md §6): the field name is matched
+Parsing follows RFC 9309 habits and the sitemaps.org protocol's ``Sitemap:`` line: the
+field name is matched
 case-insensitively, whitespace around name and value is trimmed, a ``#`` starts a comment,
 and the line may sit anywhere in the file, outside any ``User-agent`` group. URLs are returned
 exactly as written so discovery code can report what the site said.
@@ -20,6 +21,7 @@ from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from ._sink import atomic_path
+from ._urls import is_http_scheme, same_url
 from .errors import SitemapError
 from .errors import SitemapUrlError as SitemapUrlError  # raised here; imported from here too
 
@@ -33,7 +35,6 @@ _BYTE_LINES = re.compile(rb"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+")
 _FORBIDDEN = re.compile(r"[\x00-\x20\x7f-\x9f#\u2028\u2029]|\s")
 _UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
 _UTF32_BOMS = (b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff")
-_DEFAULT_PORTS = {"http": 80, "https": 443}
 
 
 def _sitemap_value(line: str) -> str | None:
@@ -85,7 +86,7 @@ def check_sitemap_url(url: str) -> str:
         parts.port  # noqa: B018 - raises ValueError for a bad port
     except ValueError as exc:
         raise SitemapUrlError(f"not a valid URL ({exc})", source=url) from None
-    if parts.scheme.lower() not in _DEFAULT_PORTS or not parts.hostname:
+    if not is_http_scheme(parts.scheme) or not parts.hostname:
         raise SitemapUrlError(
             "a sitemap URL must be an absolute http(s) URL", source=url or "<empty URL>"
         )
@@ -95,24 +96,6 @@ def check_sitemap_url(url: str) -> str:
 def sitemap_line(url: str) -> str:
     """The robots.txt line for ``url``: ``Sitemap: URL`` (no line break)."""
     return f"Sitemap: {check_sitemap_url(url)}"
-
-
-def same_url(a: str, b: str) -> bool:
-    """True when two URLs name the same resource up to case of scheme/host and default port.
-
-    Path, query and their percent-escapes are compared as written (they are case-sensitive).
-    """
-    try:
-        pa, pb = urlsplit(a), urlsplit(b)
-        key_a = (pa.scheme.lower(), pa.hostname, pa.port or _DEFAULT_PORTS.get(pa.scheme.lower()))
-        key_b = (pb.scheme.lower(), pb.hostname, pb.port or _DEFAULT_PORTS.get(pb.scheme.lower()))
-    except ValueError:
-        return a == b
-    return (
-        key_a == key_b
-        and (pa.path or "/") == (pb.path or "/")
-        and (pa.query, pa.fragment) == (pb.query, pb.fragment)
-    )
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,6 +22,7 @@ from urllib.request import url2pathname
 from . import _progress as progress
 from ._head import HEAD_SIZE, Head
 from ._options import ReadOptions, emit_warning
+from ._urls import is_http
 from .errors import LimitError, ParseError, SitemapError
 
 if TYPE_CHECKING:
@@ -192,10 +193,6 @@ def shown_location(url: str) -> str:
     return path if relative.startswith(os.pardir) else relative
 
 
-def _is_url(source: str) -> bool:
-    return source[:8].lower().startswith(("http://", "https://"))
-
-
 def _open_path(path: str) -> BinaryIO:
     try:
         return open(path, "rb")
@@ -227,7 +224,7 @@ def open_source(source: Source, options: ReadOptions, door: Door | None = None) 
             if sys.stdin is None:  # started with stdin closed (``<&-``)
                 raise SitemapError("stdin is closed", source=name)
             raw = sys.stdin.buffer
-        elif _is_url(text):
+        elif is_http(text):
             from ._fetch import open_url
 
             name = text

@@ -14,7 +14,7 @@ namespace declarations are only known when the part is complete, so the space of
 longest possible header (every extension namespace declared) is reserved up front; the real
 header can only be shorter, so no part ever exceeds the limit.
 
-Memory stays flat: the current part is spooled (see :mod:`sitemapconv.writers._spool`) and
+Memory stays flat: the current part is spooled (see :mod:`sitemapconv._spool`) and
 each finished part is streamed to its own temporary file beside the target. A run is all or
 nothing: the index is written to a temporary file too, and only when every part and the
 index are complete are they renamed into place, parts first, so the index never names a
@@ -41,11 +41,11 @@ from . import _termination as termination
 from ._limits import PROTOCOL_MAX_URLS, check_limits
 from ._model import Entry, When
 from ._sink import gzipped
-from ._urls import encode_url
+from ._spool import SpooledBody
+from ._urls import encode_url, is_http
 from .errors import LimitError, WriteError
 from .writers import WriteContext
 from .writers._index import IndexWriter
-from .writers._spool import SpooledBody
 from .writers._urlset import MAX_URLSET_OPEN, URLSET_CLOSE, UrlsetFormatter, urlset_open
 
 _UTC = _dt.timezone.utc
@@ -152,7 +152,7 @@ class SplitWriter:
                 source=path,
             )
         base_url = (opts.base_url or "").strip()
-        if base_url and not base_url.lower().startswith(("http://", "https://")):
+        if base_url and not is_http(base_url):
             raise WriteError(
                 "base_url must be the absolute http(s) URL where the parts will be "
                 f"served (got {opts.base_url!r})",

@@ -21,6 +21,7 @@ from lxml import etree
 from ._options import ReadOptions
 from ._problems import DEFAULT_MAX_PER_RULE, Collector, Problem, Report
 from ._source import Source, open_source
+from ._urls import is_http
 from .errors import LimitError, SitemapError
 
 if TYPE_CHECKING:
@@ -45,7 +46,8 @@ def validate(
     """Validate a sitemap, sitemap index, feed or URL list and return every problem found.
 
     ``location`` is the URL the file is (or will be) served from; when it is known (given
-    here, or ``source`` is a URL) URLs outside its scope are reported (PROTOCOL.md §6).
+    here, or ``source`` is a URL) URLs outside its scope are reported (sitemaps.org
+    protocol, "Sitemap file location").
     ``follow=True`` also validates each child of an index. ``options`` sets fetching and
     size caps. Problems beyond ``max_per_rule`` of one rule in one file are counted only.
     Never raises for bad input: an unreadable source is a problem in the report.
@@ -55,7 +57,7 @@ def validate(
     opts = options if options is not None else ReadOptions()
     report = Report()
     start = os.fspath(source) if isinstance(source, (str, os.PathLike)) else None
-    door = Door(opts, start if start and _is_http(start) else None)
+    door = Door(opts, start if start and is_http(start) else None)
     door.budget.take()
     run = _Run(report, replace(opts, base_url=None), follow, max_per_rule, door)
     run.file(source, location or opts.base_url, depth=0, parent=None)
@@ -105,7 +107,7 @@ class _Run:
             return None
         out = Collector(self.report, opened.name, self.cap)
         self.report.sources.append(opened.name)
-        if location is None and _is_http(opened.url):
+        if location is None and is_http(opened.url or ""):
             location = opened.url
         try:
             kind = kind_of(opened.head)
@@ -185,8 +187,8 @@ class _Run:
                 )
                 return
             self.door.visit(target)
-            if not _is_http(child_location):
-                child_location = target if _is_http(target) else None
+            if not is_http(child_location or ""):
+                child_location = target if is_http(target or "") else None
             kind = self.file(target, child_location, depth=depth + 1, parent=(out, line, loc))
             if kind == "index":
                 out.error(
@@ -196,10 +198,6 @@ class _Run:
                     line=line,
                     url=loc,
                 )
-
-
-def _is_http(url: str | None) -> bool:
-    return bool(url) and str(url).lower().startswith(("http://", "https://"))
 
 
 def _name(source: Source) -> str:
@@ -212,7 +210,7 @@ def _physical(source: Source, url: str | None) -> str | None:
     """Where the file really is, to resolve relative child locations against."""
     if isinstance(source, (str, os.PathLike)):
         text = os.fspath(source)
-        if text != "-" and not _is_http(text) and not text.lower().startswith("file:"):
+        if text != "-" and not is_http(text) and not text.lower().startswith("file:"):
             return Path(text).resolve().as_uri()
     return url
 

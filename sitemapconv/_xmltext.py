@@ -1,9 +1,9 @@
 """Escaping text for XML output, shared by every XML writer.
 
 Writers format strings directly (lxml's incremental writer is several times slower), so
-correctness lives here: all five entities are escaped (PROTOCOL.md §2), and characters that
-XML 1.0 forbids (C0 controls but TAB/LF/CR, lone surrogates, U+FFFE/U+FFFF) are removed,
-since they cannot be escaped.
+correctness lives here: all five entities are escaped (sitemaps.org protocol, "Entity
+escaping"), and characters that XML 1.0 forbids (C0 controls but TAB/LF/CR, lone surrogates,
+U+FFFE/U+FFFF) are removed, since they cannot be escaped.
 """
 
 from __future__ import annotations

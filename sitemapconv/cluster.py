@@ -151,9 +151,9 @@ def _followed(sites: list[tuple[str, list[str]]], opts: ReadOptions) -> list[db.
     import dask
     import dask.bag as db
 
-    from ._door import is_web
     from ._follow.policy import Scheduler
     from ._follow.results import FollowStats
+    from ._urls import is_http
 
     plan = [(no, site, url) for no, (site, urls) in enumerate(sites) for url in urls]
     if not plan:
@@ -174,7 +174,7 @@ def _followed(sites: list[tuple[str, list[str]]], opts: ReadOptions) -> list[db.
         if top.kind != "index":
             kept.extend(top.records)
             continue
-        start = site if is_web(site) else None  # the user's URL, never a discovered one
+        start = site if is_http(site) else None  # the user's URL, never a discovered one
         base = top.base or url
         sched = Scheduler(opts, FollowStats(), start, base, iter(()), visited[no])
         for child in top.children:

@@ -22,7 +22,7 @@ from urllib.parse import quote, urlsplit
 
 from ._options import ReadOptions, emit_warning
 from ._retry import send_with_retries
-from ._urls import encode_url
+from ._urls import encode_url, is_http_scheme
 from .errors import SitemapError, UsageError
 
 if TYPE_CHECKING:
@@ -71,7 +71,7 @@ def check_http_url(url: str, what: str) -> str:
         parts.port  # noqa: B018 - raises ValueError for a bad port
     except ValueError:
         parts = None
-    if parts is None or parts.scheme.lower() not in ("http", "https") or not parts.hostname:
+    if parts is None or not is_http_scheme(parts.scheme) or not parts.hostname:
         raise UsageError(f"{what} must be an absolute http(s) URL", source=url or "<empty>")
     return url
 
@@ -198,7 +198,7 @@ def plan_batches(
             host = parts.hostname
         except ValueError:
             host = None
-        if host is None or parts.scheme.lower() not in ("http", "https"):
+        if host is None or not is_http_scheme(parts.scheme):
             emit_warning(opts.on_warning, f"{raw}: not an absolute http(s) URL; not submitted")
             continue
         if location_host and host != location_host and host not in warned_hosts:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from email.utils import format_datetime
 
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sitemapconv._dates import format_rfc822, parse_rfc822
@@ -42,3 +42,25 @@ def test_known_values() -> None:
 def test_unknown_zone_round_trips_naive() -> None:
     naive = dt.datetime(2024, 5, 1, 10, 0)
     assert parse_rfc822(format_rfc822(naive)) == naive
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.datetimes(min_value=dt.datetime(1900, 1, 1), max_value=dt.datetime(2100, 1, 1)),
+    st.sampled_from(["GMT", "UT", "Z", "+0000", "-0000", "+0530", "-0800", "EST", "PDT"]),
+    st.booleans(),
+)
+def test_rfc822_fast_path_agrees_with_the_email_parser(
+    when: dt.datetime, zone: str, weekday: bool
+) -> None:
+    """The one RFC 822 parser's regex fast path gives what email.utils gives."""
+    from email.utils import parsedate_to_datetime
+
+    text = when.strftime("%d %b %Y %H:%M:%S") + f" {zone}"
+    if weekday:
+        text = when.strftime("%a, ") + text
+    expected = parsedate_to_datetime(text.replace(" Z", " GMT"))
+    got = parse_rfc822(text)
+    assert got == expected
+    assert (got.tzinfo is None) == (expected.tzinfo is None)
+    assert got.utcoffset() == expected.utcoffset()

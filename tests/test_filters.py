@@ -27,7 +27,7 @@ from sitemapconv._filters import (
     url_digest,
 )
 from sitemapconv._model import Entry
-from sitemapconv._urlnorm import _normalize
+from sitemapconv._urls import _normalize
 
 UTC = dt.timezone.utc
 PLUS2 = dt.timezone(dt.timedelta(hours=2))

@@ -43,3 +43,40 @@ def test_encoding_is_idempotent_and_yields_uri_characters(path: str) -> None:
     once = encode_url("https://ex.com/" + path)
     assert encode_url(once) == once
     assert _URI_CHARS.fullmatch(once), once
+
+
+# --- one definition of "same URL" and "is http(s)" (sitemapconv._urls) ------------------
+
+
+def test_same_url_treats_an_escaped_unreserved_character_as_the_character() -> None:
+    """RFC 3986 §6.2.2.2: ``%7E`` and ``~`` are one URL, for robots.txt as for --dedupe."""
+    from sitemapconv._robots import same_url as robots_same_url
+    from sitemapconv._urls import normalize_url, same_url
+
+    a, b = "https://example.com/~user/sitemap.xml", "https://example.com/%7euser/sitemap.xml"
+    assert same_url(a, b)
+    assert robots_same_url(a, b)
+    assert normalize_url(a) == normalize_url(b)
+    assert same_url("HTTPS://Example.COM:443/a%2fb", "https://example.com/a%2Fb")
+    assert not same_url("https://example.com/A", "https://example.com/a")
+    assert not same_url("https://example.com/a?x=1&y=2", "https://example.com/a?y=2&x=1")
+
+
+def test_robots_replaces_a_sitemap_line_that_differs_only_by_an_escaped_tilde() -> None:
+    from sitemapconv._robots import updated_robots
+
+    data = b"User-agent: *\nSitemap: https://example.com/%7Euser/sitemap.xml\n"
+    new, what = updated_robots(data, "https://example.com/~user/sitemap.xml")
+    assert what == "replaced"
+    assert new.count(b"Sitemap:") == 1
+
+
+def test_is_http() -> None:
+    from sitemapconv._urls import is_http, is_http_scheme
+
+    for url in ("http://a.com/", "https://a.com", "HTTPS://A.COM/", "Http://a"):
+        assert is_http(url), url
+    for url in ("ftp://a.com/", "/sitemap.xml", "http:foo", "file:///x", "", "httpx://a"):
+        assert not is_http(url), url
+    assert is_http_scheme("HTTP") and is_http_scheme("https")
+    assert not is_http_scheme("ftp") and not is_http_scheme("")

@@ -347,3 +347,35 @@ def test_memory_stays_flat_on_50000_urls(tmp_path: Path, count: int) -> None:
     assert report.urls == count and report.ok
     # The file is ~5 MB; only the duplicate-hash table grows with it (~ 100 bytes per URL).
     assert peak < 16 * 1024 * 1024
+
+
+def test_the_validator_uses_the_readers_format_detection() -> None:
+    """One detection: every sample the readers claim is validated as that same format."""
+    import gzip
+    import zlib
+    from pathlib import Path
+
+    from sitemapconv._checks.syntax import kind_of
+    from sitemapconv._detect import detect
+    from sitemapconv._head import HEAD_SIZE, Head
+    from sitemapconv.errors import FormatError
+
+    checked = 0
+    for path in sorted((Path(__file__).parent / "data").rglob("*")):
+        if not path.is_file():
+            continue
+        data = path.read_bytes()
+        if data[:2] == b"\x1f\x8b":
+            try:
+                data = gzip.decompress(data)
+            except (OSError, EOFError, zlib.error):  # a deliberately broken gzip sample
+                continue
+        head = Head(data[:HEAD_SIZE])
+        try:
+            name = detect(head)
+        except FormatError:
+            continue
+        if name != "feedparser":
+            assert kind_of(head) == name, path
+            checked += 1
+    assert checked > 50

@@ -15,9 +15,10 @@ from typing import BinaryIO
 from lxml import etree
 
 from .._problems import Collector
+from .._xml import iterparse as hardened_iterparse
 from .urls import Duplicates, Scope
 
-#: Protocol limits per file (PROTOCOL.md §2).
+#: Protocol limits per file (sitemaps.org protocol: 50,000 URLs, 50 MB uncompressed).
 MAX_URLS = 50_000
 MAX_BYTES = 52_428_800
 
@@ -91,14 +92,7 @@ def iterparse(stream: Counted) -> Iterator[tuple[str, etree._Element]]:
     from the tree themselves: lxml's own ``remove_comments=True`` corrupted the heap
     (lxml 6.1, libxml2 crash at the next XMLSchema) on a file with 50 MB of comments.
     """
-    return etree.iterparse(  # type: ignore[no-any-return]
-        stream,
-        events=("end", "comment", "pi"),
-        resolve_entities=False,
-        no_network=True,
-        load_dtd=False,
-        huge_tree=False,
-    )
+    return iter(hardened_iterparse(stream, events=("end", "comment", "pi")))
 
 
 def text_of(el: etree._Element | None) -> str | None:

@@ -1,4 +1,5 @@
-"""Rules for Google's sitemap extensions (PROTOCOL.md §9), checked in code.
+"""Rules for Google's sitemap extensions (Google Search Central's image, video and news
+sitemap documentation), checked in code.
 
 The Google extension schemas cannot be shipped (their licence does not allow it), and the
 video rule "content_loc or player_loc" is beyond XSD anyway, so the required parts of each
@@ -12,15 +13,10 @@ from __future__ import annotations
 from lxml import etree
 
 from .._problems import Collector
+from .._xml import IMAGE_NS, MOBILE_NS, NEWS_NS, VIDEO_NS, XHTML_NS
 from . import line_of
 from .urls import check_url
 
-IMAGE_NS = "http://www.google.com/schemas/sitemap-image/1.1"
-VIDEO_NS = "http://www.google.com/schemas/sitemap-video/1.1"
-NEWS_NS = "http://www.google.com/schemas/sitemap-news/0.9"
-XHTML_NS = "http://www.w3.org/1999/xhtml"
-MOBILE_NS = "http://www.google.com/schemas/sitemap-mobile/1.0"
-XSI_NS = "http://www.w3.org/2001/XMLSchema-instance"
 KNOWN = frozenset((IMAGE_NS, VIDEO_NS, NEWS_NS, XHTML_NS, MOBILE_NS))
 
 MAX_IMAGES = 1000

@@ -1,7 +1,8 @@
 """The streaming pass over RSS (2.0, and 0.9x/1.0 RDF) and Atom (1.0 and 0.3) feeds.
 
-Only what a feed needs to be usable, and well-formed as its own spec, is checked (PROTOCOL.md
-§8, §10-12): required channel/feed/entry children, a URL for each item, and the date forms.
+Only what a feed needs to be usable, and well-formed as its own spec, is checked (sitemaps.org
+protocol, "Syndication feed"; the RSS 2.0 specification; RFC 4287; Atom 0.3): required
+channel/feed/entry children, a URL for each item, and the date forms.
 Items are checked when their end tag is parsed and then dropped.
 """
 
@@ -14,6 +15,7 @@ from lxml import etree
 
 from .._dates import parse_rfc822, parse_w3c
 from .._model import When
+from .._urls import is_http
 from . import Counted, Pass, iterparse, line_of, root_of
 from .sitemap import split_tag
 from .urls import check_url
@@ -89,7 +91,7 @@ class FeedPass:
         elif (
             guid is not None
             and guid.get("isPermaLink", "true").strip().lower() != "false"
-            and (guid.text or "").strip().lower().startswith(("http://", "https://"))
+            and is_http((guid.text or "").strip())
         ):
             url = check_url(self.out, guid.text or "", line=line_of(guid), scope=self.p.scope)
         else:
@@ -165,7 +167,7 @@ class FeedPass:
             href = (link.get("href") or "").strip()
             if rel == "alternate" and href:
                 base = link.base
-                if base and base.lower().startswith(("http://", "https://")):
+                if base and is_http(base):
                     return urljoin(base, href)
                 return href
         return None

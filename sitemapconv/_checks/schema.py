@@ -16,8 +16,8 @@ from importlib.resources import files
 from lxml import etree
 
 from .._problems import Collector
+from .._xml import SITEMAP_NS, parser
 
-SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
 BATCH = 1000
 
 _ROOTS = {"xml": ("urlset", "sitemap.xsd"), "index": ("sitemapindex", "siteindex.xsd")}
@@ -29,15 +29,11 @@ _MSG = re.compile(r"^Element '(?:\{[^}]*\})?([^']+)'(?:, attribute '([^']+)')?: 
 _PATH_INDEX = re.compile(r"^/[^/]+/[^/\[]+(?:\[(\d+)\])?")
 
 
-def _parser() -> etree.XMLParser:
-    return etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, huge_tree=False)
-
-
 @cache
 def schema(kind: str) -> etree.XMLSchema:
     """The shipped sitemaps.org schema for ``xml`` or ``index`` (parsed once)."""
     data = files("sitemapconv.schemas").joinpath(_ROOTS[kind][1]).read_bytes()
-    return etree.XMLSchema(etree.fromstring(data, _parser()))
+    return etree.XMLSchema(etree.fromstring(data, parser()))
 
 
 class SchemaBatch:
@@ -83,7 +79,7 @@ class SchemaBatch:
         data, urls, flagged = self._document(), self._urls, self._flagged
         self._parts, self._urls, self._flagged = [], [], set()
         xsd = schema(self.kind)
-        if xsd.validate(etree.fromstring(data, _parser())):
+        if xsd.validate(etree.fromstring(data, parser())):
             return
         for entry in xsd.error_log:  # type: ignore[attr-defined]
             m = _PATH_INDEX.match(entry.path or "")

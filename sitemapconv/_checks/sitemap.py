@@ -10,9 +10,16 @@ from __future__ import annotations
 
 from lxml import etree
 
+from .._xml import (
+    GOOGLE_SITEMAP_084_NS,
+    GOOGLE_SITEMAP_09_NS,
+    SITEMAP_HTTPS_NS,
+    SITEMAP_NS,
+    XSI_NS,
+)
 from . import Counted, Pass, iterparse, line_of, root_of
-from .extensions import KNOWN, XSI_NS, ExtensionChecks
-from .schema import SITEMAP_NS, SchemaBatch
+from .extensions import KNOWN, ExtensionChecks
+from .schema import SchemaBatch
 from .urls import check_url
 from .values import check_changefreq, check_lastmod, check_priority
 
@@ -22,9 +29,9 @@ _WHAT = {"xml": "URLs", "index": "sitemaps"}
 _ORDER = {"xml": ("loc", "lastmod", "changefreq", "priority"), "index": ("loc", "lastmod")}
 _BAD_NS = {
     "": "declares no namespace",
-    "https://www.sitemaps.org/schemas/sitemap/0.9": "uses https:// in the namespace",
-    "http://www.google.com/schemas/sitemap/0.84": "uses Google's obsolete 0.84 namespace",
-    "http://www.google.com/schemas/sitemap/0.9": "uses a Google namespace",
+    SITEMAP_HTTPS_NS: "uses https:// in the namespace",
+    GOOGLE_SITEMAP_084_NS: "uses Google's obsolete 0.84 namespace",
+    GOOGLE_SITEMAP_09_NS: "uses a Google namespace",
 }
 
 

@@ -1,8 +1,7 @@
-"""Syntax rules: encoding, BOM, well-formedness; and telling the format from the root element.
+"""Syntax rules: encoding, BOM, well-formedness; and which format's rules apply.
 
-The validator finds the format itself (from the root element in the head) so that it does
-not depend on which readers are installed, and so that a file no reader would accept still
-gets a report instead of a single error.
+The format comes from the one detection the readers use (:func:`kind_of`), so that the
+validator and the converter never disagree on what a file is.
 """
 
 from __future__ import annotations
@@ -11,14 +10,10 @@ import re
 
 from lxml import etree
 
-from .._detect import describe
+from .._detect import describe, detect
 from .._head import BOM_UTF8, Head
 from .._problems import Collector
-from ..readers._jsonfeed import JsonFeedReader
-
-ATOM_NS = "http://www.w3.org/2005/Atom"
-ATOM03_NS = "http://purl.org/atom/ns#"
-RDF_NS = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
+from ..errors import FormatError
 
 _DECLARED = re.compile(r"""^\s*<\?xml[^>]*?encoding\s*=\s*["']([^"']+)["']""")
 _UTF8_NAMES = {"utf-8", "utf8"}
@@ -39,26 +34,32 @@ _HINTS = (
 )
 
 
+#: The formats the validator has rules for.
+_VALIDATED = frozenset(("xml", "index", "rss", "atom", "atom03", "jsonfeed", "txt"))
+
+
 def kind_of(head: Head) -> str | None:
-    """The format name from the root element (or text), or None when it is neither."""
+    """The format to validate ``head`` as, or None when it is no sitemap or feed.
+
+    The one format detection (:func:`sitemapconv._detect.detect`) decides, with two
+    additions that give a broken file a report rather than a single "not a sitemap": a
+    ``<feed>`` outside the Atom namespace (which only the feedparser rescue reader claims)
+    is validated as Atom, so that the namespace is reported; and any other text that is not
+    markup or JSON is validated as a text sitemap, line by line.
+    """
+    try:
+        name: str | None = detect(head)
+    except FormatError:
+        name = None
+    if name in _VALIDATED:
+        return name
     root = head.root
-    if root is None:
-        text = head.text.lstrip()
-        if text.startswith("{") and JsonFeedReader.sniff(head) > 0:
-            return "jsonfeed"
-        if not text or text.startswith("<") or text[0] in "{[":
-            return None
-        return "txt"
-    local, ns = root.local, root.namespace
-    if local == "urlset":
-        return "xml"
-    if local == "sitemapindex":
-        return "index"
-    if local == "rss" or (local == "RDF" and ns == RDF_NS):
-        return "rss"
-    if local == "feed":
-        return "atom03" if ns == ATOM03_NS or root.attributes.get("version") == "0.3" else "atom"
-    return None
+    if root is not None:
+        return "atom" if root.local == "feed" else None
+    text = head.text.lstrip()
+    if not text or text[0] in "<{[":
+        return None
+    return "txt"
 
 
 def not_a_sitemap(out: Collector, head: Head) -> None:

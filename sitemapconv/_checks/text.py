@@ -1,8 +1,9 @@
 """The pass over a plain-text sitemap: UTF-8, one absolute URL per line, nothing else
-(PROTOCOL.md §7)."""
+(sitemaps.org protocol, "Text file")."""
 
 from __future__ import annotations
 
+from .._urls import is_http
 from . import Counted, Pass
 from .urls import check_url
 
@@ -26,7 +27,7 @@ def check_text(stream: Counted, p: Pass) -> None:
         if not text:
             continue
         p.counted(number)
-        if not text.lower().startswith(("http://", "https://")) and "://" not in text:
+        if not is_http(text) and "://" not in text:
             out.error(
                 "text-line",
                 "the line is not a URL: a text sitemap holds one absolute URL per line and "

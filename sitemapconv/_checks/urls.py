@@ -1,5 +1,6 @@
-"""URL rules (PROTOCOL.md §2, §6): absolute http(s), escaped, no whitespace or fragment,
-shorter than 2,048 characters, inside the sitemap's scope, listed once.
+"""URL rules (sitemaps.org protocol, "Entity escaping" and "Sitemap file location"; RFC 3986):
+absolute http(s), escaped, no whitespace or fragment, shorter than 2,048 characters, inside
+the sitemap's scope, listed once.
 """
 
 from __future__ import annotations
@@ -9,7 +10,7 @@ from dataclasses import dataclass
 from urllib.parse import SplitResult, urlsplit
 
 from .._problems import Collector
-from .._urls import encode_url
+from .._urls import DEFAULT_PORTS, encode_url, is_http_scheme
 
 #: The protocol says a URL must be *less than* 2,048 characters.
 MAX_URL_LENGTH = 2048
@@ -19,7 +20,6 @@ MIN_URL_LENGTH = 12
 _WHITESPACE = re.compile(r"\s")
 # What RFC 3986 forbids unescaped (besides whitespace, reported on its own).
 _UNESCAPED = re.compile(r"[^\x21-\x7e]|[\"<>\\^`{|}]|%(?![0-9A-Fa-f]{2})")
-_DEFAULT_PORTS = {"http": 80, "https": 443}
 # The shape almost every URL has: nothing to report but (maybe) scope. Checked first, so a
 # clean 50,000-URL sitemap costs one regex match per URL instead of a full urlsplit.
 _CLEAN = re.compile(
@@ -30,7 +30,11 @@ _CLEAN = re.compile(
 
 @dataclass(frozen=True, slots=True)
 class Scope:
-    """Where a sitemap lives, and so which URLs it may list (PROTOCOL.md §6)."""
+    """Where a sitemap lives, and so which URLs it may list.
+
+    The sitemaps.org protocol, "Sitemap file location": a sitemap lists URLs of its own host
+    and scheme, in its own directory or below.
+    """
 
     scheme: str
     host: str
@@ -45,13 +49,13 @@ class Scope:
         if not location:
             return None
         parts = urlsplit(location.strip())
-        if parts.scheme.lower() not in _DEFAULT_PORTS or not parts.hostname:
+        if not is_http_scheme(parts.scheme) or not parts.hostname:
             return None
         directory = parts.path[: parts.path.rfind("/") + 1] or "/"
         return cls(parts.scheme.lower(), parts.hostname, _port(parts), directory, check_path)
 
     def describe(self) -> str:
-        port = f":{self.port}" if self.port != _DEFAULT_PORTS.get(self.scheme) else ""
+        port = f":{self.port}" if self.port != DEFAULT_PORTS.get(self.scheme) else ""
         return f"{self.scheme}://{self.host}{port}{self.directory}"
 
 
@@ -60,7 +64,7 @@ def _port(parts: SplitResult) -> int | None:
         port = parts.port
     except ValueError:
         return None
-    return port if port is not None else _DEFAULT_PORTS.get(parts.scheme.lower())
+    return port if port is not None else DEFAULT_PORTS.get(parts.scheme.lower())
 
 
 def check_url(
@@ -100,7 +104,7 @@ def check_url(
                 out,
                 scheme,
                 host.lower(),
-                int(port) if port else _DEFAULT_PORTS[scheme],
+                int(port) if port else DEFAULT_PORTS[scheme],
                 path or "/",
                 scope,
                 url=url,
@@ -122,7 +126,7 @@ def check_url(
             url=url,
         )
         return url
-    if scheme not in _DEFAULT_PORTS:
+    if not is_http_scheme(scheme):
         out.error(
             "url-scheme",
             f"the {what} uses the scheme '{parts.scheme}:'; only http and https are allowed",

@@ -1,4 +1,5 @@
-"""Value rules for ``lastmod``, ``priority`` and ``changefreq`` (PROTOCOL.md §3, §5).
+"""Value rules for ``lastmod``, ``priority`` and ``changefreq`` (sitemaps.org
+protocol, "XML tag definitions"; W3C Datetime, https://www.w3.org/TR/NOTE-datetime).
 
 A lastmod that is not W3C Datetime is reported with the form it *is* in ("RFC 822 date",
 "datetime without time zone", ...), because that tells the site owner which setting of

@@ -22,7 +22,7 @@ from .._options import ReadOptions, WriteOptions
 from .._outcome import Run
 from .._progress import Progress, summary_line
 from .._sink import open_dest
-from ..writers._spool import SPOOL_MEMORY
+from .._spool import SPOOL_MEMORY
 from .options import CliOptions
 from .reporter import Reporter, exit_codes
 

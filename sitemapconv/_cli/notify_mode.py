@@ -21,6 +21,7 @@ from .._model import Document
 from .._options import ReadOptions
 from .._outcome import EXIT_PARTIAL, Run
 from .._robots import check_sitemap_url, sitemap_line, update_robots
+from .._urls import is_http
 from ..errors import UsageError as UsageError  # imported from here by older code
 from ..notify import DEFAULT_ENDPOINT, check_http_url, check_key, iter_indexnow, ping, ping_url
 
@@ -72,7 +73,7 @@ def resolve_sitemap_url(req: NotifyRequest) -> str:
     url = req.sitemap_url or req.robots_line
     if url is None and len(req.inputs) == 1:
         only = req.inputs[0]
-        if only[:8].lower().startswith(("http://", "https://")):
+        if is_http(only):
             url = only
     if url is None:
         raise UsageError(

@@ -26,10 +26,11 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any, BinaryIO, TypeVar
 
 from .. import _progress as progress
-from .._door import Door, Refused, is_web
+from .._door import Door, Refused
 from .._model import Entry
 from .._open import open_document
 from .._options import ReadOptions, build_options
+from .._urls import is_http
 from ..errors import FetchError, SitemapError
 from .children import stream_child
 from .locations import document_location
@@ -198,7 +199,7 @@ class AsyncDocument:
 
     async def _run(self) -> AsyncGenerator[Entry, None]:
         opts, source = self._options, self.source
-        is_url = isinstance(source, str) and is_web(source)
+        is_url = isinstance(source, str) and is_http(source)
         door = Door(opts, source if is_url else None)  # type: ignore[arg-type]
         door.budget.take()
         fetcher = AsyncFetcher(opts, door) if is_url else None
@@ -248,7 +249,7 @@ def _closing(first: Any, second: Any) -> Any:
 
 async def _download(child: ChildSitemap, sched: Scheduler, fetcher: AsyncFetcher) -> ChildDownload:
     """Task body: refuse or download one child into a spool (the twin of download_child)."""
-    if not is_web(child.url):
+    if not is_http(child.url):
         return ChildDownload(DownloadKind.LOCAL)
     reason = sched.guard(child.url)
     if reason is not None:

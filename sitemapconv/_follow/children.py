@@ -16,11 +16,12 @@ from collections.abc import Iterator
 from dataclasses import replace
 from typing import TYPE_CHECKING, BinaryIO
 
-from .._door import Door, Refused, is_web
+from .._door import Door, Refused
 from .._model import Entry
 from .._open import open_document
 from .._options import ReadOptions
 from .._source import shown_location
+from .._urls import is_http
 from ..errors import SitemapError
 from .locations import join
 from .policy import QueuedChild, Scheduler
@@ -78,7 +79,7 @@ def fetch_child(
     door: Door | None = None,
 ) -> ChildResult:
     """Refuse, fetch and read one child completely, through ``door`` (the run's)."""
-    if not is_web(child.url):
+    if not is_http(child.url):
         return read_child(child, options)
     reason = guard(child.url)
     if reason is not None:
@@ -103,7 +104,7 @@ def download_child(
     child: ChildSitemap, options: ReadOptions, fetcher: Fetcher | None, guard: Guard
 ) -> ChildDownload:
     """Thread worker: refuse or fetch one child's body into a spool."""
-    if not is_web(child.url):
+    if not is_http(child.url):
         return ChildDownload(DownloadKind.LOCAL)
     reason = guard(child.url)
     if reason is not None:

@@ -12,8 +12,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import urljoin
 
-from .._door import is_web
 from .._options import ReadOptions
+from .._urls import is_http
 
 if TYPE_CHECKING:
     from .._source import Source
@@ -38,6 +38,6 @@ def document_location(source: Source, options: ReadOptions) -> str | None:
         text = os.fspath(source)
         if text.lower().startswith("file:"):
             return text
-        if text != "-" and not is_web(text):
+        if text != "-" and not is_http(text):
             return Path(text).resolve().as_uri()
     return None

@@ -29,9 +29,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from .. import _progress as progress
-from .._door import Door, check_url, is_web
+from .._door import Door, check_url
 from .._model import Entry
 from .._options import ReadOptions, emit_warning
+from .._urls import is_http
 from ..errors import SitemapError
 from .locations import join
 from .results import ChildKind, ChildResult, ChildSitemap, FollowStats
@@ -117,7 +118,7 @@ class Scheduler:
             stats.refused += 1
             self.warn(f"{where}: child sitemap {url} not followed: {refusal}")
             return None
-        if is_web(url) or not url.lower().startswith("file:"):
+        if is_http(url) or not url.lower().startswith("file:"):
             try:
                 check_url(url)
             except SitemapError as exc:

@@ -17,11 +17,12 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, BinaryIO
 
 from .. import _progress as progress
-from .._door import Door, is_web
+from .._door import Door
 from .._model import Document, Entry
 from .._open import open_document
 from .._options import ReadOptions
 from .._source import Source
+from .._urls import is_http
 from .children import download_child, stream_child
 from .locations import document_location
 from .policy import QueuedChild, Scheduler
@@ -99,7 +100,7 @@ def read_followed(
     from .._fetch import Fetcher
 
     options = for_following(options)
-    is_url = isinstance(source, str) and is_web(source)
+    is_url = isinstance(source, str) and is_http(source)
     if door is None:
         door = Door(options, source if is_url else None, visited=visited)  # type: ignore[arg-type]
         door.budget.take()
@@ -157,9 +158,9 @@ def _drive(
         nonlocal fetcher
         for queued in sched.to_start():
             child = queued.child
-            if fetcher is None and is_web(child.url):
+            if fetcher is None and is_http(child.url):
                 fetcher = Fetcher(options, door=sched.door)  # local index, remote children
-            if is_web(child.url):
+            if is_http(child.url):
                 queued.handle = pool.submit(
                     progress.carried(download_child), child, options, fetcher, sched.guard
                 )

@@ -22,10 +22,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .._discover import discover
-from .._door import Door, is_web, visit_key
+from .._door import Door, visit_key
 from .._model import Entry
 from .._open import open_document
 from .._options import ReadOptions, emit_warning
+from .._urls import is_http
 from ..errors import SitemapError
 from ..writers._tabular import ROW_KEYS, entry_row
 from .children import failure_reason, fetch_child, read_child
@@ -73,7 +74,7 @@ def as_location(source: str) -> str:
     A ``file:`` location lets a local index open its local children (follow's rule), and
     means the same on every worker that shares the filesystem.
     """
-    if is_web(source) or source.lower().startswith("file:"):
+    if is_http(source) or source.lower().startswith("file:"):
         return source
     return Path(source).resolve().as_uri()
 
@@ -141,7 +142,7 @@ def read_whole(site: str, source: str, options: ReadOptions) -> list[Record]:
     """
     opts = replace(options, follow=False)
     try:
-        if not is_web(source):
+        if not is_http(source):
             with open_document(source, None, opts) as doc:
                 return [entry_record(e, site, source) for e in doc]
         body, final, close = shared_fetcher(options).open(source, door=Door(options, site))
@@ -187,7 +188,7 @@ def read_top(site: str, source: str, options: ReadOptions) -> TopRead:
 
 def _read_top(site: str, source: str, options: ReadOptions) -> TopRead:
     top = ChildSitemap(source, None, 0)
-    if not is_web(source):
+    if not is_http(source):
         result = read_child(top, options)
     else:
         try:
@@ -286,7 +287,7 @@ def _read_listed(
     records: list[Record] = []
     while True:
         for queued in sched.to_start():
-            fetcher = shared_fetcher(options) if is_web(queued.child.url) else None
+            fetcher = shared_fetcher(options) if is_http(queued.child.url) else None
             queued.handle = fetch_child(
                 queued.child, options, fetcher, sched.guard, door=sched.door
             )

@@ -1,6 +1,6 @@
 """Atom reader: Atom 1.0 (RFC 4287); Atom 0.3 is the same code with another dialect (atom03).
 
-Field mapping (PROTOCOL.md §8, §11):
+Field mapping (sitemaps.org protocol, "Syndication feed"; RFC 4287):
 
 - ``loc``: the entry's ``link`` with ``rel="alternate"`` or no ``rel``; among several, the
   first with ``type="text/html"`` (or ``application/xhtml+xml``), else the first. Never
@@ -39,11 +39,12 @@ from lxml import etree
 from .._head import Head
 from .._htmltext import html_to_text, text_to_html
 from .._model import Alternate, Entry, FeedMeta, When
+from .._urls import is_http
+from .._xml import ATOM_NS, XHTML_NS
 from ..errors import FormatError
 from . import ReadContext, Reader, not_format_message
 from ._feedparser import with_rescue
 from ._feedxml import (
-    ATOM_NS,
     XML_BASE,
     XML_LANG,
     Element,
@@ -53,14 +54,13 @@ from ._feedxml import (
     date_of,
     element_base,
     is_absolute,
-    is_web_url,
     resolve,
     text_of,
 )
 from ._mediarss import MEDIA_PREFIX, read_media
 
 _HTML_TYPES = ("text/html", "application/xhtml+xml")
-_XHTML_NS = "{http://www.w3.org/1999/xhtml}"
+_XHTML_NS = f"{{{XHTML_NS}}}"
 _TEXT, _HTML, _XHTML = range(3)
 
 
@@ -259,9 +259,9 @@ class _AtomState:
         if loc is None and ident:
             # RFC 4287 §4.2.6: an id is an absolute IRI, often the page itself. A path id
             # ("/2024/post", invalid Atom but found) names a page of the feed's own site.
-            if is_web_url(ident):
+            if is_http(ident):
                 loc = ident
-            elif ident[:1] == "/" and ident[:2] != "//" and base and is_web_url(base):
+            elif ident[:1] == "/" and ident[:2] != "//" and base and is_http(base):
                 loc = resolve(ident, base)
         if loc is None:
             self.notes.warn(

@@ -1,4 +1,5 @@
-"""Atom 0.3 reader: the Atom 1.0 reader with the 0.3 names (PROTOCOL.md §12).
+"""Atom 0.3 reader: the Atom 1.0 reader with the 0.3 names (Atom 0.3, the
+December 2003 pre-standard snapshot).
 
 ``lastmod`` is ``modified``, else ``issued``, else ``created`` (each fallback warns);
 ``published`` is ``issued``; the feed description is ``tagline``. The entry's page is its
@@ -12,8 +13,8 @@ from __future__ import annotations
 from typing import ClassVar
 
 from .._head import Head
+from .._xml import ATOM03_NS
 from ._atom import AtomReader, Dialect
-from ._feedxml import ATOM03_NS
 
 ATOM03 = Dialect(None, ("modified", "issued", "created"), "issued", "tagline")
 

@@ -1,4 +1,5 @@
-"""Reading Google's sitemap extensions inside a ``<url>`` (PROTOCOL §9).
+"""Reading Google's sitemap extensions inside a ``<url>`` (Google's image, video and
+news sitemap documentation).
 
 Image, video, news, ``xhtml:link`` alternates and the obsolete mobile flag. The urlset reader
 calls these functions only for ``<url>`` elements that actually carry an extension element,
@@ -23,12 +24,7 @@ from lxml import etree
 
 from .._dates import parse_w3c
 from .._model import Alternate, Image, News, Video, VideoId, VideoPrice, VideoTvShow, When
-
-IMAGE_NS = "http://www.google.com/schemas/sitemap-image/1.1"
-VIDEO_NS = "http://www.google.com/schemas/sitemap-video/1.1"
-NEWS_NS = "http://www.google.com/schemas/sitemap-news/0.9"
-XHTML_NS = "http://www.w3.org/1999/xhtml"
-MOBILE_NS = "http://www.google.com/schemas/sitemap-mobile/1.0"
+from .._xml import IMAGE_NS, MOBILE_NS, NEWS_NS, VIDEO_NS, XHTML_NS
 
 # Codes the urlset reader dispatches on (1-4 are the core sitemap children).
 IMAGE, VIDEO, NEWS, LINK, MOBILE = 5, 6, 7, 8, 9
@@ -158,7 +154,7 @@ def _read_tvshow(element: etree._Element, warn: Warn) -> VideoTvShow:
 
 
 def read_video(element: etree._Element, warn: Warn) -> Video:
-    """``video:video`` with every element of the XSD (PROTOCOL §9.2), attributes included."""
+    """``video:video`` with every element of Google's video sitemap XSD, attributes included."""
     video = Video()
     tags: list[str] = []
     segments: list[tuple[str, int | None]] = []

@@ -37,11 +37,12 @@ from .._dates import parse_date
 from .._head import Head
 from .._htmltext import html_to_text, text_to_html
 from .._model import Entry, Image, Video, When
+from .._urls import is_http
+from .._xml import ATOM03_NS, ATOM_NS
 from ..errors import FormatError, ParseError, SitemapError
 from . import ReadContext, Reader
-from ._feedxml import ATOM03_NS, ATOM_NS, Notes, is_absolute, is_web_url, resolve
-
-_FLASH = "application/x-shockwave-flash"
+from ._feedxml import Notes, is_absolute, resolve
+from ._mediarss import FLASH, media_kind
 
 #: ``<?xml`` in the EBCDIC code pages (cp037, cp500...), as XML 1.0 appendix F detects it.
 EBCDIC_XML = b"\x4c\x6f\xa7\x94"
@@ -101,7 +102,7 @@ def read_with_feedparser(data: bytes, ctx: ReadContext) -> Iterator[Entry]:
     notes = Notes(ctx)
     if result.get("bozo") and result.get("bozo_exception") is not None:
         ctx.warn(f"malformed feed, read leniently by feedparser ({result['bozo_exception']})")
-    base = ctx.url if ctx.url and is_web_url(ctx.url) else None
+    base = ctx.url if ctx.url and is_http(ctx.url) else None
     _meta(result.get("feed") or {}, ctx, notes, base)
     sitemap = ctx.origin
     for item in result.get("entries") or ():
@@ -259,7 +260,7 @@ def _loc(item: Mapping[str, Any], base: str | None) -> str | None:
     link = link.strip()
     if item.get("guidislink"):
         # feedparser made the id the link: the Atom reader's rule for ids applies.
-        if is_web_url(link):
+        if is_http(link):
             return link
         if link[:1] == "/" and link[:2] != "//" and base:
             return resolve(link, base)
@@ -275,18 +276,6 @@ def _loc(item: Mapping[str, Any], base: str | None) -> str | None:
     return resolve(str(html[0] if html else link), base)
 
 
-def _kind(medium: str | None, mime: str | None) -> str | None:
-    if medium:
-        medium = medium.strip().lower()
-        return medium if medium in ("image", "video") else None
-    mime = (mime or "").strip().lower()
-    if mime.startswith("image/"):
-        return "image"
-    if mime.startswith("video/") or mime == _FLASH:
-        return "video"
-    return None
-
-
 def _media(item: Mapping[str, Any], entry: Entry, base: str | None) -> None:
     """Images and videos from ``media:content``, enclosures and ``media:thumbnail``."""
     thumbs = [resolve(t["url"], base) for t in item.get("media_thumbnail") or () if t.get("url")]
@@ -299,14 +288,14 @@ def _media(item: Mapping[str, Any], entry: Entry, base: str | None) -> None:
     videos: list[Video] = []
     seen: set[str] = set()
     for medium, url, mime in found:
-        kind = _kind(medium, mime)
+        kind = media_kind(medium, mime)
         url = resolve(url, base) if url.strip() else ""
         if kind is None or not url or url in seen:
             continue
         seen.add(url)
         if kind == "image":
             images.append(Image(loc=url))
-        elif (mime or "").strip().lower() == _FLASH:
+        elif (mime or "").strip().lower() == FLASH:
             videos.append(Video(player_loc=url, thumbnail_loc=thumbs[0] if thumbs else None))
         else:
             videos.append(Video(content_loc=url, thumbnail_loc=thumbs[0] if thumbs else None))

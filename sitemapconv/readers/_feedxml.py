@@ -17,30 +17,24 @@ truncated feed yields exactly the items that were complete before the cut.
 
 from __future__ import annotations
 
-import datetime as _dt
 import re
-import sys
 from collections.abc import Callable, Collection, Iterator
 from typing import BinaryIO
 from urllib.parse import urljoin
 
 from lxml import etree
 
-from .._dates import parse_loose, parse_rfc822, parse_w3c
+from .._dates import parse_feed_date
 from .._model import When
+from .._urls import is_http
+from .._xml import XML_NS, iterparse
 from ..errors import ParseError
 from . import ReadContext
 from ._encoding import Utf8Input
 from ._repair import AmpersandFixingReader
 
-XML_NS = "http://www.w3.org/XML/1998/namespace"
 XML_BASE = f"{{{XML_NS}}}base"
 XML_LANG = f"{{{XML_NS}}}lang"
-RDF_NS = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
-DC_NS = "http://purl.org/dc/elements/1.1/"
-ATOM_NS = "http://www.w3.org/2005/Atom"
-ATOM03_NS = "http://purl.org/atom/ns#"
-MEDIA_NS = "http://search.yahoo.com/mrss/"
 
 Element = etree._Element
 
@@ -66,11 +60,7 @@ def text_of(el: Element) -> str | None:
 
 
 def is_absolute(url: str) -> bool:
-    return url.startswith(("http://", "https://")) or _SCHEME.match(url) is not None
-
-
-def is_web_url(url: str) -> bool:
-    return url[:8].lower().startswith(("http://", "https://"))
+    return is_http(url) or _SCHEME.match(url) is not None
 
 
 def resolve(href: str, base: str | None) -> str:
@@ -97,7 +87,7 @@ def container_base(container: Element, url: str | None) -> str | None:
     absolute http(s) URL among the container's children, or its channel's) stands in for it,
     since it says where the feed lives on the web.
     """
-    if url is None or not is_web_url(url):
+    if url is None or not is_http(url):
         url = _self_link(container) or url
     chain = [container, *container.iterancestors()]
     for el in reversed(chain):
@@ -113,7 +103,7 @@ def _self_link(container: Element, depth: int = 0) -> str | None:
         local = tag.rpartition("}")[2]
         if local == "link" and (child.get("rel") or "").strip() == "self":
             href = (child.get("href") or "").strip()
-            if is_web_url(href):
+            if is_http(href):
                 return href
         elif local == "channel" and depth == 0:
             found = _self_link(child, 1)
@@ -162,52 +152,6 @@ class Notes:
             self.relative = 0
 
 
-_MONTHS = {
-    m: i
-    for i, m in enumerate(
-        ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"), 1
-    )
-}
-# The form almost every RSS feed writes; anything else goes to dates.parse_rfc822.
-_RFC822_FAST = re.compile(
-    r"(?:[A-Z][a-z]{2}, )?(\d{1,2}) ([A-Z][a-z]{2}) (\d{4}) (\d\d):(\d\d):(\d\d) "
-    r"(GMT|UT|Z|\+0000|[+-](?!0000)\d{4})\Z"
-)
-_ZONES: dict[str, _dt.tzinfo] = {"GMT": _dt.timezone.utc, "UT": _dt.timezone.utc}
-
-
-def _zone(text: str) -> _dt.tzinfo:
-    zone = _ZONES.get(text)
-    if zone is None:
-        if text == "Z":
-            zone = _dt.timezone.utc
-        else:
-            minutes = int(text[1:3]) * 60 + int(text[3:5])
-            zone = _dt.timezone(_dt.timedelta(minutes=-minutes if text[0] == "-" else minutes))
-        _ZONES[text] = zone
-    return zone
-
-
-#: ``datetime.fromisoformat`` reads a trailing "Z" from Python 3.11 on.
-_FROMISO_Z = sys.version_info >= (3, 11)
-
-
-def fast_rfc822(text: str) -> When | None:
-    """:func:`sitemapconv._dates.parse_rfc822` with a fast path for the usual form."""
-    m = _RFC822_FAST.match(text)
-    if m is not None:
-        day, mon, year, hh, mm, ss, zone = m.groups()
-        month = _MONTHS.get(mon)
-        if month is not None:
-            try:
-                return _dt.datetime(
-                    int(year), month, int(day), int(hh), int(mm), int(ss), tzinfo=_zone(zone)
-                )
-            except ValueError:
-                pass
-    return parse_rfc822(text)
-
-
 def date_of(notes: Notes, text: str | None, name: str, *, rfc822: bool) -> When | None:
     """Parse a feed date; an invalid one is None with a warning, and reading goes on.
 
@@ -216,29 +160,19 @@ def date_of(notes: Notes, text: str | None, name: str, *, rfc822: bool) -> When 
     """
     if text is None:
         return None
-    if not rfc822 and _FROMISO_Z and len(text) == 20 and text[10] == "T" and text[19] == "Z":
-        try:  # the usual Atom form, "2024-01-02T03:04:05Z", straight through C
-            return _dt.datetime.fromisoformat(text)
-        except ValueError:
-            pass
-    first, second = (fast_rfc822, parse_w3c) if rfc822 else (parse_w3c, parse_rfc822)
-    when: When | None = first(text)
-    if when is None:
-        when = second(text)
-        if when is None:
-            when = parse_loose(text)
-            if when is None:
-                notes.warn("invalid dates", f"invalid date {text!r} in <{name}>; left empty")
-            else:
-                notes.warn(
-                    "dates parsed loosely",
-                    f"<{name}> {text!r} is neither RFC 822 nor W3C; parsed loosely as {when}",
-                )
-        elif rfc822:
-            notes.warn(
-                f"non-RFC 822 <{name}>",
-                f"<{name}> {text!r} is not an RFC 822 date; read as a W3C/ISO date",
-            )
+    when, how = parse_feed_date(text, rfc822=rfc822)
+    if how is None:
+        notes.warn("invalid dates", f"invalid date {text!r} in <{name}>; left empty")
+    elif how == "loose":
+        notes.warn(
+            "dates parsed loosely",
+            f"<{name}> {text!r} is neither RFC 822 nor W3C; parsed loosely as {when}",
+        )
+    elif how == "other" and rfc822:
+        notes.warn(
+            f"non-RFC 822 <{name}>",
+            f"<{name}> {text!r} is not an RFC 822 date; read as a W3C/ISO date",
+        )
     return when
 
 
@@ -275,18 +209,7 @@ class ItemParser:
     def __iter__(self) -> Iterator[Element]:
         ctx, tags, on_meta, is_item = self._ctx, self._tags, self._on_meta, self.is_item
         source = AmpersandFixingReader.open(Utf8Input(self._stream, ctx), html_entities=True)  # type: ignore[arg-type]
-        events = etree.iterparse(
-            source,
-            events=("end",),
-            tag=tuple(tags),
-            recover=True,
-            resolve_entities=False,
-            no_network=True,
-            load_dtd=False,
-            huge_tree=False,
-            remove_comments=True,
-            remove_pis=True,
-        )
+        events = iterparse(source, tag=tags, recover=True, strip=True)
         skipped_line: int | None = None
         # The item yielded last. Holding it keeps its proxy alive, so "the previous sibling
         # is the last item" is one identity test: then nothing new stands between the two,

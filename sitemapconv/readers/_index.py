@@ -11,13 +11,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import BinaryIO, ClassVar
 
-from lxml import etree
-
 from .._dates import parse_w3c
 from .._head import Head
 from .._model import Entry
 from . import ReadContext, Reader
-from ._sitemap_stream import FREE_EVERY, ItemStream, RelativeLocs, free_before, sniff_sitemap
+from ._sitemap_stream import ItemStream, RelativeLocs, sniff_sitemap
 
 _LOC, _LASTMOD = 1, 2
 
@@ -41,32 +39,22 @@ class IndexReader(Reader):
         # Following resolves relative children against the index's own location itself
         # (sitemapconv._follow): "kept as written" would not be true then.
         relative.quiet = ctx.options.follow
-        count = 0
-        try:
-            for _, el in items.events:
-                loc = lastmod = None
-                for child in el:
-                    kind = kinds.get(child.tag)
-                    if kind == _LOC:
-                        loc = child.text
-                    elif kind == _LASTMOD:
-                        lastmod = child.text or ""
-                if items.input.drained and items.incomplete(el):
-                    pass
-                elif loc is None or not (loc := loc.strip()):
-                    ctx.warn(f"line {el.sourceline}: <sitemap> without <loc> skipped")
-                else:
-                    loc = relative.check(loc, el.sourceline)
-                    when = None
-                    if lastmod is not None:
-                        when = parse_w3c(lastmod)
-                        if when is None:
-                            ctx.warn(f"{loc}: invalid lastmod {lastmod.strip()!r} ignored")
-                    yield Entry(loc, when, sitemap=sitemap)
-                count += 1
-                if not count % FREE_EVERY:
-                    free_before(el)
-        except etree.XMLSyntaxError as exc:
-            items.fail(exc)
-        items.finish()
+        for el in items.complete_items():
+            loc = lastmod = None
+            for child in el:
+                kind = kinds.get(child.tag)
+                if kind == _LOC:
+                    loc = child.text
+                elif kind == _LASTMOD:
+                    lastmod = child.text or ""
+            if loc is None or not (loc := loc.strip()):
+                ctx.warn(f"line {el.sourceline}: <sitemap> without <loc> skipped")
+            else:
+                loc = relative.check(loc, el.sourceline)
+                when = None
+                if lastmod is not None:
+                    when = parse_w3c(lastmod)
+                    if when is None:
+                        ctx.warn(f"{loc}: invalid lastmod {lastmod.strip()!r} ignored")
+                yield Entry(loc, when, sitemap=sitemap)
         relative.finish()

@@ -30,13 +30,14 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import Any, BinaryIO, ClassVar
 
-from .._dates import parse_loose, parse_rfc822, parse_w3c
+from .._dates import parse_feed_date, parse_w3c
 from .._head import BOM_UTF8, Head
 from .._htmltext import text_to_html
 from .._model import CHANGEFREQS, Entry, Image, Video, When
+from .._urls import is_http
 from ..errors import FormatError, ParseError
 from . import ReadContext, Reader
-from ._feedxml import Notes, is_absolute, is_web_url, resolve
+from ._feedxml import Notes, is_absolute, resolve
 
 #: The ``version`` of every JSON Feed; 1.0 is ``.../version/1``, 1.1 is ``.../version/1.1``.
 VERSION_PREFIX = "https://jsonfeed.org/version/"
@@ -64,7 +65,7 @@ class JsonFeedReader(Reader):
         version = feed.get("version")
         if not (isinstance(version, str) and version.startswith(VERSION_PREFIX)):
             ctx.warn(f"no JSON Feed version URL ({VERSION_PREFIX}1.1); read as JSON Feed anyway")
-        base = ctx.url if ctx.url and is_web_url(ctx.url) else _text(feed, "feed_url")
+        base = ctx.url if ctx.url and is_http(ctx.url) else _text(feed, "feed_url")
         _meta(feed, ctx)
         items = feed.get("items")
         if items is None:
@@ -115,16 +116,14 @@ def _date(obj: Mapping[str, Any], key: str, notes: Notes) -> When | None:
     text = _text(obj, key)
     if text is None:
         return None
-    when = parse_w3c(text)
-    if when is None:
-        when = parse_rfc822(text) or parse_loose(text)
-        if when is None:
-            notes.warn("invalid dates", f"invalid date {text!r} in {key!r}; left empty")
-        else:
-            notes.warn(
-                "dates parsed loosely",
-                f"{key} {text!r} is not RFC 3339; parsed loosely as {when}",
-            )
+    when, how = parse_feed_date(text, rfc822=False)
+    if how is None:
+        notes.warn("invalid dates", f"invalid date {text!r} in {key!r}; left empty")
+    elif how != "expected":
+        notes.warn(
+            "dates parsed loosely",
+            f"{key} {text!r} is not RFC 3339; parsed loosely as {when}",
+        )
     return when
 
 
@@ -134,7 +133,7 @@ def _loc(item: Mapping[str, Any], base: str | None) -> str | None:
         if url:
             return resolve(url, base)
     ident = _text(item, "id")
-    return ident if ident and is_web_url(ident) else None
+    return ident if ident and is_http(ident) else None
 
 
 def _entry(

@@ -30,7 +30,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from .._model import Image, Video
-from ._feedxml import MEDIA_NS, Element, resolve, text_of
+from .._xml import MEDIA_NS
+from ._feedxml import Element, resolve, text_of
 
 _M = f"{{{MEDIA_NS}}}"
 _CONTENT = _M + "content"
@@ -39,7 +40,7 @@ _TITLE = _M + "title"
 _DESCRIPTION = _M + "description"
 _THUMBNAIL = _M + "thumbnail"
 _PLAYER = _M + "player"
-_FLASH = "application/x-shockwave-flash"
+FLASH = "application/x-shockwave-flash"
 
 #: Media RSS before version 1.1.2 had no trailing slash in its namespace, and real feeds still
 #: use it: ``{http://search.yahoo.com/mrss}content`` is read as ``media:content``.
@@ -96,14 +97,15 @@ def _seconds(value: str | None) -> int | None:
     return int(seconds) if 0 <= seconds < 1e9 else None
 
 
-def _kind(medium: str | None, mime: str | None) -> str | None:
+def media_kind(medium: str | None, mime: str | None) -> str | None:
+    """``image`` or ``video`` from a ``medium`` attribute, else from a MIME type; or None."""
     if medium:
         medium = medium.strip().lower()
         return medium if medium in ("image", "video") else None
     mime = (mime or "").strip().lower()
     if mime.startswith("image/"):
         return "image"
-    if mime.startswith("video/") or mime == _FLASH:
+    if mime.startswith("video/") or mime == FLASH:
         return "video"
     return None
 
@@ -129,7 +131,7 @@ class _Collector:
         if kind == "image":
             self.images.append(Image(loc=url, title=scope.title, caption=scope.description))
             return
-        player = url if (mime or "").strip().lower() == _FLASH else scope.player
+        player = url if (mime or "").strip().lower() == FLASH else scope.player
         self.videos.append(
             Video(
                 thumbnail_loc=thumbnail,
@@ -155,7 +157,7 @@ def _contents(
             for child in el:
                 own.take(child)
             thumbs = own.thumbnails or scope.thumbnails
-            kind = _kind(el.get("medium"), mime)
+            kind = media_kind(el.get("medium"), mime)
             thumb = thumbs[0] if thumbs else None
             out.add(kind, url, mime, own, thumb, el.get("duration"))
         elif tag == _GROUP:
@@ -186,7 +188,7 @@ def read_media(
     _contents(elements, item, out, groups)
     thumb = item.thumbnails[0] if item.thumbnails else None
     for url, mime in enclosures:
-        out.add(_kind(None, mime), url.strip(), mime, item, thumb)
+        out.add(media_kind(None, mime), url.strip(), mime, item, thumb)
     if not out.videos:
         for scope in (item, *groups):
             for url in scope.thumbnails:

@@ -1,6 +1,6 @@
 """RSS reader: RSS 2.0, 0.91 and 0.92 (``<rss>``), and RSS 0.90 / 1.0 (``<rdf:RDF>``).
 
-Field mapping (PROTOCOL.md §8, §10):
+Field mapping (sitemaps.org protocol, "Syndication feed"; RSS 2.0 specification):
 
 - ``loc``: the item ``link``; else a ``guid`` that is a permalink (``isPermaLink`` is not
   ``"false"``) and an absolute http(s) URL; else (RSS 0.90/1.0) the item's ``rdf:about``.
@@ -29,13 +29,12 @@ from typing import BinaryIO, ClassVar
 
 from .._head import Head
 from .._model import Entry, When
+from .._urls import is_http
+from .._xml import ATOM_NS, DC_NS, DCTERMS_NS, RDF_NS, RSS090_NS, RSS10_NS
 from ..errors import FormatError
 from . import ReadContext, Reader, not_format_message
 from ._feedparser import with_rescue
 from ._feedxml import (
-    ATOM_NS,
-    DC_NS,
-    RDF_NS,
     XML_LANG,
     Element,
     ItemParser,
@@ -44,14 +43,11 @@ from ._feedxml import (
     date_of,
     element_base,
     is_absolute,
-    is_web_url,
     resolve,
     text_of,
 )
 from ._mediarss import MEDIA_PREFIX, read_media
 
-RSS10_NS = "http://purl.org/rss/1.0/"
-RSS090_NS = "http://my.netscape.com/rdf/simple/0.9/"
 #: Namespaces some RSS 2.0 feeds put their elements in, besides none at all.
 _PREFIXES = (
     "",
@@ -82,7 +78,6 @@ _ITEM_KEYS: dict[str, int] = {
 _ITEM_KEYS[f"{{{DC_NS}}}date"] = _DCDATE
 #: Dublin Core terms dates (https://www.dublincore.org/specifications/dublin-core/dcmi-terms/),
 #: the last resort for an item's lastmod, in this order.
-DCTERMS_NS = "http://purl.org/dc/terms/"
 _DCTERMS_DATES = ("modified", "issued", "created")
 _ITEM_KEYS.update({f"{{{DCTERMS_NS}}}{name}": _DCTERMS for name in _DCTERMS_DATES})
 
@@ -221,7 +216,7 @@ class _RssState:
         base = element_base(item, self.base)
         if link:
             loc = resolve(link, base)
-        elif guid and permalink and is_web_url(guid):
+        elif guid and permalink and is_http(guid):
             loc = guid
         elif about:
             loc = resolve(about, base)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any, BinaryIO, NoReturn
 from urllib.parse import urljoin
 
@@ -24,6 +24,14 @@ from lxml import etree
 
 from .._head import HEAD_SIZE, Head, XmlRoot
 from .._model import Entry, When
+from .._urls import is_http
+from .._xml import (
+    GOOGLE_SITEMAP_084_NS,
+    GOOGLE_SITEMAP_09_NS,
+    SITEMAP_HTTPS_NS,
+    SITEMAP_NS,
+    iterparse,
+)
 from ..errors import FormatError, ParseError
 from . import not_format_message
 from ._encoding import Utf8Input
@@ -32,31 +40,17 @@ from ._repair import AmpersandFixingReader, clean_head
 if TYPE_CHECKING:
     from . import ReadContext
 
-#: The sitemaps.org namespace, the one writers use (PROTOCOL §1).
-SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
-
 #: Other namespaces real sitemaps carry, read as the sitemaps.org one with a warning.
 VARIANT_NAMESPACES: dict[str, str] = {
-    "https://www.sitemaps.org/schemas/sitemap/0.9": (
+    SITEMAP_HTTPS_NS: (
         "the https:// form of the sitemaps.org namespace (the protocol's is http://)"
     ),
-    "http://www.google.com/schemas/sitemap/0.84": "Google's obsolete sitemap 0.84 namespace",
-    "http://www.google.com/schemas/sitemap/0.9": "Google's obsolete sitemap 0.9 namespace",
+    GOOGLE_SITEMAP_084_NS: "Google's obsolete sitemap 0.84 namespace",
+    GOOGLE_SITEMAP_09_NS: "Google's obsolete sitemap 0.9 namespace",
 }
 
 KNOWN_NAMESPACES: tuple[str, ...] = (SITEMAP_NS, *VARIANT_NAMESPACES)
 
-#: How the parser is hardened: no DTD, no network, no entity expansion, no huge text nodes.
-#: Comments and processing instructions are dropped, so text around them merges again.
-PARSER_OPTIONS: dict[str, bool] = {
-    "resolve_entities": False,
-    "no_network": True,
-    "load_dtd": False,
-    "huge_tree": False,
-    "recover": True,
-    "remove_comments": True,
-    "remove_pis": True,
-}
 
 #: Errors listed one by one in warnings before they are only counted.
 _MAX_LISTED_ERRORS = 5
@@ -106,7 +100,9 @@ class ItemStream:
             tags = (f"{{*}}{item}",)
         else:
             tags = [f"{{{ns}}}{item}" if ns else item for ns in self.namespaces]
-        self.events = etree.iterparse(self.input, events=("end",), tag=list(tags), **PARSER_OPTIONS)
+        # Hardened (sitemapconv._xml), tolerant, and with comments and processing
+        # instructions dropped so that text around them merges again.
+        self.events = iterparse(self.input, tag=tags, recover=True, strip=True)
         self.dropped = 0
         self._truncated: bool | None = None
 
@@ -140,6 +136,26 @@ class ItemStream:
             for ns in namespaces
             for local, code in codes.items()
         }
+
+    def complete_items(self) -> Iterator[Any]:  # lxml elements (untyped, like iterparse)
+        """The item elements, each once its end tag is parsed; then :meth:`finish`.
+
+        An item that recovery closed at the end of a truncated input is dropped (see
+        :meth:`incomplete`); the items read are freed every :data:`FREE_EVERY`, so memory
+        stays flat; an error recovery cannot get past raises :class:`ParseError`.
+        """
+        source = self.input
+        count = 0
+        try:
+            for _, el in self.events:
+                if not (source.drained and self.incomplete(el)):
+                    yield el
+                count += 1
+                if not count % FREE_EVERY:
+                    free_before(el)
+        except etree.XMLSyntaxError as exc:
+            self.fail(exc)
+        self.finish()
 
     def incomplete(self, element: etree._Element) -> bool:
         """After the input ran out: was this item closed by recovery, not by its end tag?
@@ -233,7 +249,7 @@ class RelativeLocs:
         self.ctx = ctx
         self.tag = tag
         url = ctx.url
-        self.base = url if url is not None and is_web_url(url) else None
+        self.base = url if url is not None and is_http(url) else None
         self.count = 0
         self.lines: list[int] = []
         #: Count without warning (the caller resolves the locs itself).
@@ -241,7 +257,7 @@ class RelativeLocs:
 
     def check(self, loc: str, line: int | None) -> str:
         """``loc`` (resolved when a base is known) after counting it when it is not absolute."""
-        if is_web_url(loc):
+        if is_http(loc):
             return loc
         self.count += 1
         lines = self.lines
@@ -268,13 +284,6 @@ class RelativeLocs:
         else:
             done = "kept as written (give a base URL to resolve relative ones)"
         self.ctx.warn(f"{what} as the protocol requires{where}; {done}")
-
-
-def is_web_url(url: str) -> bool:
-    """True for a URL that starts with ``http://`` or ``https://`` (in any case)."""
-    return url.startswith(("http://", "https://")) or url[:8].lower().startswith(
-        ("http://", "https://")
-    )
 
 
 def _is_truncation(error: etree._LogEntry) -> bool:

@@ -1,4 +1,5 @@
-"""Reader for plain-text sitemaps: one absolute URL per line, UTF-8 (PROTOCOL §7).
+"""Reader for plain-text sitemaps: one absolute URL per line, UTF-8 (sitemaps.org protocol,
+"Text file").
 
 Lines are read one at a time (``\\n``, ``\\r\\n`` and ``\\r`` all end a line), so neither the
 file nor a single line is ever held whole: a line longer than :data:`MAX_LINE` characters is

@@ -1,4 +1,4 @@
-"""Atom 1.0 writer (RFC 4287, PROTOCOL.md §11); output validates against RFC 4287's RELAX NG.
+"""Atom 1.0 writer (RFC 4287); output validates against RFC 4287's RELAX NG.
 
 Feed head (:mod:`sitemapconv.writers._feedmeta`, meta > options > defaults): ``id`` (the
 source feed id, ``feed_id``, else the site link ``scheme://host/`` of the first URL),
@@ -33,20 +33,19 @@ dropped, like priority, changefreq, news and mobile (one summary warning).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
-from typing import BinaryIO
 
 from .._dates import format_rfc3339
 from .._model import Entry, When
-from . import WriteContext, Writer
-from ._feedmeta import FeedHead, Newest, build_time, peek, resolve_head
-from ._feedspool import XML_DECLARATION, FeedSpool
+from .._xml import ATOM_NS as NAMESPACE
+from .._xml import MEDIA_NS, XML_DECLARATION
+from ._feedmeta import FeedHead
+from ._feedspool import FeedSpool
+from ._feedwriter import FeedRun, FeedWriter
 from ._losses import Losses
 from ._mediarss import media_xml
 
-NAMESPACE = "http://www.w3.org/2005/Atom"
 #: Extension prefixes in the fixed order they are declared on ``<feed>``.
-NAMESPACES = (("media", "http://search.yahoo.com/mrss/"),)
+NAMESPACES = (("media", MEDIA_NS),)
 
 _IRI_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:\S")
 #: RFC 4287's atomLanguageTag.
@@ -161,7 +160,7 @@ def _head(head: FeedHead, spool: FeedSpool, updated: When) -> str:
     return "".join(parts)
 
 
-class AtomWriter(Writer):
+class AtomWriter(FeedWriter):
     """Atom 1.0 (see the module docstring for the mapping and the date rules)."""
 
     name = "atom"
@@ -169,25 +168,12 @@ class AtomWriter(Writer):
     extensions = (".atom",)
     media_type = "application/atom+xml"
 
-    def write(self, entries: Iterable[Entry], out: BinaryIO, ctx: WriteContext) -> int:
-        first, stream = peek(entries)
-        head = resolve_head(ctx, first)
-        now = build_time()
-        newest = Newest()
-        newest.see(head.updated)
-        losses = Losses(self.name)
-        count = 0
-        with FeedSpool(ctx) as spool:
-            for entry in stream:
-                loc = spool.loc(entry.loc)
-                if loc is None:
-                    continue
-                updated = entry.lastmod or entry.published or now
-                newest.see(updated)
-                spool.write(_entry(entry, loc, spool, losses, updated))
-                count += 1
-            spool.finish(count, self.name)
-            feed_updated = newest.value if newest.value is not None else now
-            spool.emit(out, _head(head, spool, feed_updated), "</feed>\n")
-        losses.report(ctx)
-        return count
+    closing = "</feed>\n"
+
+    def item(self, entry: Entry, loc: str, spool: FeedSpool, losses: Losses, run: FeedRun) -> str:
+        updated = entry.lastmod or entry.published or run.now
+        run.newest.see(updated)
+        return _entry(entry, loc, spool, losses, updated)
+
+    def head_xml(self, spool: FeedSpool, run: FeedRun) -> str:
+        return _head(run.head, spool, run.updated)

@@ -1,4 +1,5 @@
-"""Atom 0.3 writer (the pre-RFC draft still accepted as a sitemap, PROTOCOL.md §12).
+"""Atom 0.3 writer (the December 2003 pre-RFC snapshot, still accepted as a
+sitemap).
 
 Root ``<feed version="0.3" xmlns="http://purl.org/atom/ns#">``. Feed head (meta > options >
 defaults, :mod:`sitemapconv.writers._feedmeta`): ``title``, ``link rel="alternate"
@@ -26,20 +27,19 @@ no hreflang), and what Media RSS does not map. The self link has no 0.3 equivale
 from __future__ import annotations
 
 import datetime as _dt
-from collections.abc import Iterable
-from typing import BinaryIO
 
 from .._model import Entry, When
-from . import WriteContext, Writer
+from .._xml import ATOM03_NS as NAMESPACE
+from .._xml import MEDIA_NS, XML_DECLARATION
 from ._atom import entry_id, language_tag
-from ._feedmeta import FeedHead, Newest, build_time, peek, resolve_head
-from ._feedspool import XML_DECLARATION, FeedSpool
+from ._feedmeta import FeedHead
+from ._feedspool import FeedSpool
+from ._feedwriter import FeedRun, FeedWriter
 from ._losses import Losses
 from ._mediarss import media_xml
 
-NAMESPACE = "http://purl.org/atom/ns#"
 #: Extension prefixes in the fixed order they are declared on ``<feed>``.
-NAMESPACES = (("media", "http://search.yahoo.com/mrss/"),)
+NAMESPACES = (("media", MEDIA_NS),)
 
 
 def format_w3c_utc(when: When) -> str:
@@ -108,34 +108,21 @@ def _head(head: FeedHead, spool: FeedSpool, modified: When, given_id: str | None
     return "".join(parts)
 
 
-class Atom03Writer(Writer):
+class Atom03Writer(FeedWriter):
     """Atom 0.3 (see the module docstring for the mapping and the date rules)."""
 
     name = "atom03"
     extensions = (".atom03",)
     media_type = "application/atom+xml"
 
-    def write(self, entries: Iterable[Entry], out: BinaryIO, ctx: WriteContext) -> int:
-        first, stream = peek(entries)
-        head = resolve_head(ctx, first)
-        now = build_time()
-        newest = Newest()
-        newest.see(head.updated)
-        losses = Losses(self.name)
-        count = 0
-        with FeedSpool(ctx) as spool:
-            for entry in stream:
-                loc = spool.loc(entry.loc)
-                if loc is None:
-                    continue
-                modified = entry.lastmod or entry.published or now
-                issued = entry.published or entry.lastmod or now
-                newest.see(modified)
-                spool.write(_entry(entry, loc, spool, losses, modified, issued))
-                count += 1
-            spool.finish(count, self.name)
-            feed_modified = newest.value if newest.value is not None else now
-            given_id = ctx.meta.id or ctx.options.feed_id
-            spool.emit(out, _head(head, spool, feed_modified, given_id), "</feed>\n")
-        losses.report(ctx)
-        return count
+    closing = "</feed>\n"
+
+    def item(self, entry: Entry, loc: str, spool: FeedSpool, losses: Losses, run: FeedRun) -> str:
+        modified = entry.lastmod or entry.published or run.now
+        issued = entry.published or entry.lastmod or run.now
+        run.newest.see(modified)
+        return _entry(entry, loc, spool, losses, modified, issued)
+
+    def head_xml(self, spool: FeedSpool, run: FeedRun) -> str:
+        given_id = run.ctx.meta.id or run.ctx.options.feed_id
+        return _head(run.head, spool, run.updated, given_id)

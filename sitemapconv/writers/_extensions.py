@@ -14,7 +14,8 @@ than the XSD allows (title 100, description 2,048, category 256 characters) are 
 with one warning per run.
 
 Each ``format_*`` method appends lines to a list and returns the namespace bits it used, so
-the caller declares only the namespaces that really occur (PROTOCOL.md §1).
+the caller declares only the namespaces that really occur (sitemaps.org protocol,
+"Extending the Sitemaps protocol").
 """
 
 from __future__ import annotations
@@ -25,17 +26,18 @@ from dataclasses import replace
 from .._dates import format_w3c
 from .._htmltext import html_to_text
 from .._model import Alternate, Image, News, Video, VideoTvShow, When
+from .._xml import IMAGE_NS, MOBILE_NS, NEWS_NS, VIDEO_NS, XHTML_NS
 from ._formatting import ValueFormatter
 
 IMAGE, VIDEO, NEWS, XHTML, MOBILE = 1, 2, 4, 8, 16
 
 #: (bit, prefix, URI) in the fixed order namespaces are declared on the root element.
 NAMESPACES: tuple[tuple[int, str, str], ...] = (
-    (IMAGE, "image", "http://www.google.com/schemas/sitemap-image/1.1"),
-    (VIDEO, "video", "http://www.google.com/schemas/sitemap-video/1.1"),
-    (NEWS, "news", "http://www.google.com/schemas/sitemap-news/0.9"),
-    (XHTML, "xhtml", "http://www.w3.org/1999/xhtml"),
-    (MOBILE, "mobile", "http://www.google.com/schemas/sitemap-mobile/1.0"),
+    (IMAGE, "image", IMAGE_NS),
+    (VIDEO, "video", VIDEO_NS),
+    (NEWS, "news", NEWS_NS),
+    (XHTML, "xhtml", XHTML_NS),
+    (MOBILE, "mobile", MOBILE_NS),
 )
 
 _YES_NO = {"yes": "yes", "no": "no", "true": "yes", "false": "no", "1": "yes", "0": "no"}

@@ -3,7 +3,7 @@
 A namespace must be declared on the root element, which comes first in the file, but
 whether ``media:`` (say) is used is only known once every entry has been seen. Holding the
 entries would break streaming, so the writers format each item into a
-:class:`tempfile.SpooledTemporaryFile` (in memory up to :data:`SPOOL_MEMORY` bytes, then on
+:class:`sitemapconv._spool.SpooledBody` (in memory up to :data:`SPOOL_MEMORY` bytes, then on
 disk) while recording the prefixes they use. At the end the header (XML declaration, root
 with exactly the used namespaces in a fixed order, channel/feed head) is written to the
 output, the spool is copied after it, and the closing tags follow. The same trick lets the
@@ -19,19 +19,17 @@ other URL, or gives None after a warning so that the value is left out.
 
 from __future__ import annotations
 
-import shutil
-import tempfile
 from collections.abc import Iterable
 from types import TracebackType
 from typing import BinaryIO
 
+from .._spool import SpooledBody
 from .._xmltext import escape
 from . import WriteContext
 from ._formatting import ValueFormatter
 
 #: Bytes of body kept in memory before the spool moves to a temporary file.
 SPOOL_MEMORY = 1 << 20
-_COPY_CHUNK = 1 << 16
 
 
 class FeedSpool:
@@ -42,9 +40,7 @@ class FeedSpool:
         self.values = ValueFormatter(ctx)
         self.used: set[str] = set()
         # Closed by __exit__: the spool is only used as a context manager.
-        self._file = tempfile.SpooledTemporaryFile(  # noqa: SIM115
-            max_size=max_memory, mode="w+b"
-        )
+        self._body = SpooledBody(max_memory)
 
     def __enter__(self) -> FeedSpool:
         return self
@@ -55,7 +51,7 @@ class FeedSpool:
         exc: BaseException | None,
         tb: TracebackType | None,
     ) -> None:
-        self._file.close()
+        self._body.close()
 
     def clean(self, value: str) -> str:
         """Remove characters XML 1.0 cannot carry, warning once per run when there were any."""
@@ -83,7 +79,7 @@ class FeedSpool:
         self.used.add(prefix)
 
     def write(self, chunk: str) -> None:
-        self._file.write(chunk.encode("utf-8"))
+        self._body.add_text(chunk)
 
     def declarations(self, namespaces: Iterable[tuple[str, str]]) -> str:
         """``xmlns:prefix="uri"`` for the used prefixes, in the order of ``namespaces``."""
@@ -92,9 +88,5 @@ class FeedSpool:
     def emit(self, out: BinaryIO, head: str, tail: str) -> None:
         """Write ``head``, then the spooled body, then ``tail`` to ``out``."""
         out.write(head.encode("utf-8"))
-        self._file.seek(0)
-        shutil.copyfileobj(self._file, out, _COPY_CHUNK)
+        self._body.copy_to(out)
         out.write(tail.encode("utf-8"))
-
-
-XML_DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>\n'

@@ -4,8 +4,8 @@ Each entry's ``loc`` is a child sitemap's URL and its ``lastmod`` that file's la
 An index has no extension namespaces, so unlike the urlset writer it streams straight to the
 output. Fields an index cannot hold (changefreq, priority, the extensions, the feed fields
 title, summary, id and published) are dropped with one summary warning naming them. An index
-never lists another index (PROTOCOL.md §4); that is the caller's data, so it is not checked
-here. Loc rules and limits are those of the urlset writer.
+never lists another index (sitemaps.org protocol, "Using Sitemap index files"); that is the
+caller's data, so it is not checked here. Loc rules and limits are those of the urlset writer.
 """
 
 from __future__ import annotations
@@ -15,12 +15,13 @@ from collections.abc import Iterable
 from typing import BinaryIO
 
 from .._dates import format_w3c
-from .._limits import check_limits, over_limits_message
+from .._limits import check_limits, warn_written
 from .._model import Entry
+from .._xml import SITEMAP_NS, XML_DECLARATION
 from .._xmltext import escape
 from . import WriteContext, Writer
 from ._formatting import ValueFormatter
-from ._urlset import SITEMAP_NS, XML_DECLARATION
+from ._losses import feed_fields
 
 INDEX_OPEN = f'{XML_DECLARATION}<sitemapindex xmlns="{SITEMAP_NS}">\n'.encode()
 INDEX_CLOSE = b"</sitemapindex>\n"
@@ -67,14 +68,7 @@ def dropped_fields(entry: Entry) -> list[str]:
             )
             if value
         )
-    if entry.title is not None:
-        names.append("title")
-    if entry.summary is not None:
-        names.append("summary")
-    if entry.id is not None and entry.id != entry.loc:
-        names.append("id")
-    if entry.published is not None and entry.published != entry.lastmod:
-        names.append("published")
+    names.extend(feed_fields(entry))
     return names
 
 
@@ -123,18 +117,16 @@ class IndexWriter(Writer):
                 "index-dropped",
                 f"a sitemap index holds only loc and lastmod: dropped {', '.join(sorted(lost))}",
             )
-        if count == 0:
-            ctx.warn("no sitemaps to write: the index is empty (the XSD wants at least one)")
-        message = over_limits_message(
+        warn_written(
+            ctx.warn,
             count,
             size,
             max_urls,
             max_bytes,
+            empty="no sitemaps to write: the index is empty (the XSD wants at least one)",
             noun="sitemaps",
             hint="an index must not list other indexes, so use fewer, bigger sitemaps",
         )
-        if message is not None:
-            ctx.warn(message)
         return count
 
     @staticmethod

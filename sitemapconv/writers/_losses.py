@@ -1,6 +1,7 @@
 """What a conversion could not carry: collected per run, reported in ONE warning at the end.
 
-A feed has no priority or changefreq, RSS has no hreflang, and so on (PROTOCOL.md §14).
+A feed has no priority or changefreq, RSS has no hreflang, and so on (each format's own spec:
+sitemaps.org, RSS 2.0, RFC 4287).
 Warning per entry would drown the user, so writers record the names of the
 :class:`~sitemapconv._model.Entry` fields they dropped (``priority``, ``video.rating``...) and
 :meth:`Losses.report` emits a single sorted summary through ``ctx.warn_once``.
@@ -37,6 +38,10 @@ class Losses:
         if entry.mobile:
             self.fields.add("mobile")
 
+    def add_feed_fields(self, entry: Entry) -> None:
+        """Record the feed-only fields no sitemap can carry (see :func:`feed_fields`)."""
+        self.fields.update(feed_fields(entry))
+
     def report(self, ctx: WriteContext) -> None:
         """One warning per run listing everything dropped (nothing when nothing was)."""
         if self.fields:
@@ -47,3 +52,20 @@ class Losses:
                 + ", ".join(sorted(self.fields))
                 + hint,
             )
+
+
+def feed_fields(entry: Entry) -> list[str]:
+    """The feed fields of ``entry`` that no sitemap format (urlset, index, text) carries.
+
+    ``id`` and ``published`` count only when they say something ``loc`` and ``lastmod`` do not.
+    """
+    names = []
+    if entry.title is not None:
+        names.append("title")
+    if entry.summary is not None:
+        names.append("summary")
+    if entry.id is not None and entry.id != entry.loc:
+        names.append("id")
+    if entry.published is not None and entry.published != entry.lastmod:
+        names.append("published")
+    return names

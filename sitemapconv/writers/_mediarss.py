@@ -23,7 +23,6 @@ from ._feedspool import FeedSpool
 from ._losses import Losses
 
 PREFIX = "media"
-NAMESPACE = "http://search.yahoo.com/mrss/"
 
 #: Video fields this mapping carries; any other field that is set is reported as dropped.
 _VIDEO_KEPT = frozenset(

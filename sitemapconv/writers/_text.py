@@ -1,4 +1,5 @@
-"""The ``txt`` writer: one percent-encoded URL per line (PROTOCOL.md §7).
+"""The ``txt`` writer: one percent-encoded URL per line (sitemaps.org protocol,
+"Text file").
 
 UTF-8, ``\\n`` line ends, a trailing newline, and nothing else: no header, no comments and
 no XML escaping. A URL never spans lines: tabs and line breaks inside it are removed, as
@@ -13,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import BinaryIO
 
-from .._limits import check_limits, over_limits_message
+from .._limits import check_limits, warn_written
 from .._model import Entry
 from . import WriteContext, Writer
 from ._formatting import ValueFormatter
@@ -55,13 +56,15 @@ class TextWriter(Writer):
                 "text-dropped",
                 f"a text sitemap holds only URLs: dropped {', '.join(sorted(lost))}",
             )
-        if count == 0:
-            ctx.warn("no URLs to write: the text file is empty")
-        message = over_limits_message(
-            count, size, max_urls, max_bytes, hint="split the list, or write XML in parts"
+        warn_written(
+            ctx.warn,
+            count,
+            size,
+            max_urls,
+            max_bytes,
+            empty="no URLs to write: the text file is empty",
+            hint="split the list, or write XML in parts",
         )
-        if message is not None:
-            ctx.warn(message)
         return count
 
     @staticmethod

@@ -8,7 +8,7 @@ xhtml:link and mobile elements.
 **Namespaces** are declared only when used, on the root element, with the fixed prefixes
 ``image video news xhtml mobile`` in that order. The root start tag comes first in the file
 but namespace use is known only at the end, so the ``<url>`` elements are written to a
-:class:`~sitemapconv.writers._spool.SpooledTemporaryFile`-backed body (constant memory) while
+:class:`~sitemapconv._spool.SpooledBody` (constant memory) while
 the used namespaces are tracked, and the header is written before the body is copied out.
 
 **Speed:** strings are formatted directly rather than through lxml's serializer; the only
@@ -33,17 +33,16 @@ from collections.abc import Iterable
 from typing import BinaryIO
 
 from .._dates import format_w3c
-from .._limits import MAX_LOC_LENGTH, MIN_LOC_LENGTH, check_limits, over_limits_message
+from .._limits import MAX_LOC_LENGTH, MIN_LOC_LENGTH, check_limits, warn_written
 from .._model import CHANGEFREQS, Entry
+from .._spool import SpooledBody
+from .._xml import SITEMAP_NS, XML_DECLARATION
 from .._xmltext import escape
 from . import WriteContext, Writer
 from ._extensions import NAMESPACES, ExtensionFormatter
 from ._formatting import CLEAN_HTTP_URL, ValueFormatter
 from ._losses import Losses
-from ._spool import SpooledBody
 
-SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
-XML_DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>\n'
 URLSET_CLOSE = b"</urlset>\n"
 _BATCH = 1024
 _ALL_NAMESPACES = sum(bit for bit, _, _ in NAMESPACES)
@@ -146,15 +145,7 @@ class UrlsetFormatter:
 
     def _feed_fields(self, entry: Entry) -> None:
         """Record the feed fields a sitemap cannot carry (reported once, see :meth:`report`)."""
-        losses = self.losses
-        if entry.title is not None:
-            losses.add("title")
-        if entry.summary is not None:
-            losses.add("summary")
-        if entry.id is not None and entry.id != entry.loc:
-            losses.add("id")
-        if entry.published is not None and entry.published != entry.lastmod:
-            losses.add("published")
+        self.losses.add_feed_fields(entry)
 
     def report(self) -> None:
         """The one warning naming the fields dropped during the run (nothing if none were)."""
@@ -201,14 +192,15 @@ class SitemapWriter(Writer):
                         batch.clear()
             body.add_many("".join(batch).encode(), len(batch))
             fmt.v.finish(body.count, self.name)
-            if body.count == 0:
-                ctx.warn("no URLs to write: the urlset is empty (the XSD wants at least one)")
             head = urlset_open(fmt.used)
-            message = over_limits_message(
-                body.count, len(head) + body.size + len(URLSET_CLOSE), max_urls, max_bytes
+            warn_written(
+                ctx.warn,
+                body.count,
+                len(head) + body.size + len(URLSET_CLOSE),
+                max_urls,
+                max_bytes,
+                empty="no URLs to write: the urlset is empty (the XSD wants at least one)",
             )
-            if message is not None:
-                ctx.warn(message)
             out.write(head)
             body.copy_to(out)
             out.write(URLSET_CLOSE)

@@ -1,11 +1,18 @@
-"""A body that is written before its root start tag: entries first, header last.
+"""Spooled temporary storage: the one home for "keep it in memory, or on disk once it is big".
 
-A urlset declares its extension namespaces on the root element (PROTOCOL.md §1), but which
-namespaces are used is known only after the last entry. So the ``<url>`` elements go to a
+:class:`SpooledBody` is a body that is written before its root start tag: entries first,
+header last. A urlset declares its extension namespaces on the root element (sitemaps.org protocol,
+"Extending the Sitemaps protocol"), but which namespaces are used is known only after the
+last entry. So the ``<url>`` elements go to a
 :class:`tempfile.SpooledTemporaryFile` (in memory up to a few MiB, then on disk: constant
 memory whatever the number of entries), and the writer emits the header, copies the body and
 closes the root once the stream has ended. The copy costs one extra sequential pass over the
-body, much cheaper than holding every entry or formatting twice.
+body, much cheaper than holding every entry or formatting twice. The feed writers
+(:mod:`sitemapconv.writers._feedspool`) and the split writer (:mod:`sitemapconv._split`) use
+it the same way.
+
+:func:`spool_copy` copies a whole stream (a downloaded body) into a spooled file, rewound,
+so that the connection can be closed before the body is read.
 """
 
 from __future__ import annotations
@@ -16,6 +23,7 @@ from typing import BinaryIO
 
 #: Bytes kept in memory before the spool moves to a temporary file.
 SPOOL_MEMORY = 8 * 1024 * 1024
+_COPY_CHUNK = 1024 * 1024
 #: Formatted entries are batched into one write of about this many bytes.
 _BATCH_BYTES = 256 * 1024
 
@@ -42,6 +50,10 @@ class SpooledBody:
         if self._batch_bytes >= _BATCH_BYTES:
             self._flush()
 
+    def add_text(self, text: str) -> None:
+        """Append one formatted entry given as text (encoded as UTF-8)."""
+        self.add(text.encode("utf-8"))
+
     def add_many(self, data: bytes, count: int) -> None:
         """Append ``count`` formatted entries at once (the writer batches when it need not
         know each entry's size)."""
@@ -60,7 +72,7 @@ class SpooledBody:
         """Write everything collected so far to ``out``."""
         self._flush()
         self._file.seek(0)
-        shutil.copyfileobj(self._file, out, 1024 * 1024)
+        shutil.copyfileobj(self._file, out, _COPY_CHUNK)
 
     def close(self) -> None:
         self._file.close()
@@ -70,3 +82,19 @@ class SpooledBody:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def spool_copy(source: BinaryIO, max_memory: int = SPOOL_MEMORY) -> BinaryIO:
+    """The rest of ``source`` in a spooled temporary file, rewound; the caller closes it.
+
+    In memory up to ``max_memory`` bytes, then on disk. ``source`` is left open; when the
+    copy fails (the connection drops), the spool is closed and the error propagates.
+    """
+    spool = tempfile.SpooledTemporaryFile(max_size=max_memory, mode="w+b")  # noqa: SIM115 - handed on
+    try:
+        shutil.copyfileobj(source, spool, 64 * 1024)
+    except BaseException:
+        spool.close()
+        raise
+    spool.seek(0)
+    return spool  # type: ignore[return-value]
