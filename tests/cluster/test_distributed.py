@@ -37,9 +37,8 @@ from pytest_httpserver import HTTPServer  # noqa: E402
 import sitemapconv  # noqa: E402
 from sitemapconv.cluster import SCHEMA, read_sitemaps, records_frame, to_dataframe  # noqa: E402
 from sitemapconv.writers._csv import COLUMNS as CSV_COLUMNS  # noqa: E402
-
-from .conftest import ROOT, Run  # noqa: E402
-from .test_dask import BROKEN, index, serve_site, urlset  # noqa: E402
+from tests.cluster.test_read_sitemaps import BROKEN, index, serve_site, urlset  # noqa: E402
+from tests.conftest import ROOT, Run  # noqa: E402
 
 SITES = 30
 GZ_CHILD = "/gz/child.xml.gz"
