@@ -327,6 +327,7 @@ def test_valid_sitemap_has_no_problems(tmp_path: Path) -> None:
     assert report.problems == [] and report.ok and report.urls == 1
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("count", [50_000])
 def test_memory_stays_flat_on_50000_urls(tmp_path: Path, count: int) -> None:
     ns = 'xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"'

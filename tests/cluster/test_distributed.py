@@ -27,6 +27,9 @@ from typing import Any
 
 import pytest
 
+# Every test here starts a scheduler and workers in subprocesses (seconds each).
+pytestmark = pytest.mark.slow
+
 dask = pytest.importorskip("dask")
 distributed = pytest.importorskip("distributed")
 pd = pytest.importorskip("pandas")

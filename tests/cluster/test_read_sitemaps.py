@@ -138,6 +138,7 @@ def test_sync_scheduler_matches_read_site_by_site(sites: tuple[HTTPServer, list[
     assert any(server.url_for(BROKEN) in w for w in warnings)
 
 
+@pytest.mark.slow
 def test_local_cluster_matches_read_site_by_site(sites: tuple[HTTPServer, list[str]]) -> None:
     distributed = pytest.importorskip("distributed")
     server, urls = sites

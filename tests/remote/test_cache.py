@@ -161,6 +161,7 @@ def counts(log: list[tuple[str, bool, int]]) -> dict[str, int]:
     }
 
 
+@pytest.mark.slow
 def test_200_children_5_changed(site: Site, tmp_path: Path) -> None:
     index = Index(site, 200)
     cache = tmp_path / "cache"

@@ -392,6 +392,7 @@ def _follow_peak(path: Path) -> tuple[int, int]:
         tracemalloc.stop()
 
 
+@pytest.mark.slow
 def test_following_never_holds_a_child_in_memory(tmp_path: Path) -> None:
     small = _follow_peak(_local_index(tmp_path / "small", 8, 2_000))
     large = _follow_peak(_local_index(tmp_path / "large", 8, 20_000))

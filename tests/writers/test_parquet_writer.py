@@ -131,6 +131,7 @@ def _big_sitemap(path: Path, count: int) -> None:
         fh.write("</urlset>\n")
 
 
+@pytest.mark.slow
 def test_200k_urls_stream_in_row_groups_in_bounded_memory(tmp_path: Path) -> None:
     from ..conftest import _console_script
 
