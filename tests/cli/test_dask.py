@@ -37,6 +37,7 @@ def sites() -> Iterator[tuple[HTTPServer, list[str]]]:
         yield both
 
 
+@pytest.mark.slow
 def test_cli_dask_parquet_reads_each_sitemap_once(
     sites: tuple[HTTPServer, list[str]], cli: Run, tmp_path: Path
 ) -> None:
@@ -64,6 +65,7 @@ def test_cli_dask_parquet_reads_each_sitemap_once(
     assert list(back.loc[back["error"].notna(), "sitemap"]) == [server.url_for(BROKEN)]
 
 
+@pytest.mark.slow
 def test_cli_dask_jsonl(sites: tuple[HTTPServer, list[str]], cli: Run, tmp_path: Path) -> None:
     _, urls = sites
     out = tmp_path / "rows.jsonl"
@@ -98,6 +100,7 @@ def test_cli_dask_nothing_read_exits_1(cli: Run, tmp_path: Path) -> None:
     assert json.loads(out.read_text())["error"]
 
 
+@pytest.mark.slow
 def test_cli_dask_rows_are_the_jsonl_and_csv_rows_plus_site_and_error(
     loopback: HTTPServer, cli: Run, tmp_path: Path
 ) -> None:

@@ -236,6 +236,7 @@ def test_no_lastmod_in_the_index_means_revalidating(site: Site, tmp_path: Path) 
     assert doc.stats.cache_hits == 11  # the index itself, like stats.sitemaps, counts too
 
 
+@pytest.mark.slow
 def test_two_processes_share_one_cache_folder(site: Site, tmp_path: Path) -> None:
     index = Index(site, 60, size=2000)
     site.delay = 0.01  # each run takes a while, so both write to the folder at once
