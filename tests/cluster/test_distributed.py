@@ -117,7 +117,10 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             assert set(files.values()) == {sitemapconv.__file__}, files
         yield address
     finally:
-        _stop(procs)
+        # Workers first, each to its end, then the scheduler: a worker whose scheduler is
+        # gone keeps trying to reconnect and holds the teardown until the SIGKILL (10 s).
+        for proc in reversed(procs):
+            _stop([proc])
         for log in logs:
             log.close()
 

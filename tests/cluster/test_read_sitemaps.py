@@ -123,6 +123,7 @@ def check_against_read(records: list[dict[str, Any]], server: HTTPServer, urls: 
     assert set(by_site) == set(urls)
 
 
+@pytest.mark.slow
 def test_sync_scheduler_matches_read_site_by_site(sites: tuple[HTTPServer, list[str]]) -> None:
     server, urls = sites
     warnings: list[str] = []

@@ -259,6 +259,7 @@ def test_two_processes_share_one_cache_folder(site: Site, tmp_path: Path) -> Non
     assert doc.stats.cache_hits == 61
 
 
+@pytest.mark.slow
 def test_an_interrupted_run_leaves_a_usable_cache(site: Site, tmp_path: Path) -> None:
     index = Index(site, 80, size=5000)
     site.delay = 0.02
