@@ -72,6 +72,7 @@ def _distributions(module: str) -> set[str]:
     return {_name(d) for d in packages_distributions().get(module, [])}
 
 
+@pytest.mark.slow
 def test_every_imported_module_is_declared() -> None:
     required, optional = _declared()
     undeclared = {
@@ -82,6 +83,7 @@ def test_every_imported_module_is_declared() -> None:
     assert not undeclared, f"imported but not declared in pyproject.toml: {undeclared}"
 
 
+@pytest.mark.slow
 def test_every_required_dependency_is_imported() -> None:
     required, _ = _declared()
     provided = {d for module in _third_party() for d in _distributions(module)}

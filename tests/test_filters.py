@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import datetime as dt
+import json
 import re
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -425,3 +427,25 @@ def test_public_api_exports() -> None:
     assert sitemapconv.FilterOptions is FilterOptions
     assert sitemapconv.apply_filters is apply_filters
     assert sitemapconv.FilterStats is FilterStats
+
+
+# --- sitemapconv.convert(filters=...) -------------------------------------------------------
+
+
+def test_library_convert_applies_filters(tmp_path: Path) -> None:
+    listed = [
+        "https://example.com/b",
+        "https://example.com/a",
+        "https://example.com/tag/x",
+        "https://EXAMPLE.COM:443/b#top",
+        "https://example.com/shop/1",
+        "https://example.com/c",
+    ]
+    out = tmp_path / "out.jsonl"
+    data = ("\n".join(listed) + "\n").encode()
+    count = sitemapconv.convert(
+        data, out, from_="txt", filters=FilterOptions(dedupe=True, exclude=["/tag/"], limit=3)
+    )
+    assert count == 3
+    got = [json.loads(line)["loc"] for line in out.read_text().splitlines()]
+    assert got == [listed[0], listed[1], listed[4]]

@@ -31,6 +31,7 @@ def locs(root: Any, child: str = "url") -> list[str]:
     return [el.findtext("sm:loc", namespaces=NS) for el in root.findall(f"sm:{child}", NS)]
 
 
+@pytest.mark.slow
 def test_120000_entries_make_three_parts_and_an_index(tmp_path: Path) -> None:
     n = 120_000
 

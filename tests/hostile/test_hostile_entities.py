@@ -51,6 +51,7 @@ ATTACKS = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("encoding", ENCODINGS)
 @pytest.mark.parametrize("attack", list(ATTACKS))
 @pytest.mark.parametrize("kind", KINDS, ids=[k.name for k in KINDS])
@@ -99,6 +100,7 @@ def quadratic(size: int = 100_000) -> str:
 BOMBS = {"billion-laughs": (laughs(), "&xxe;"), "quadratic-blowup": (quadratic(), "&xxe;" * 10_000)}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("encoding", ENCODINGS)
 @pytest.mark.parametrize("bomb", list(BOMBS))
 @pytest.mark.parametrize("kind", KINDS, ids=[k.name for k in KINDS])

@@ -79,6 +79,7 @@ def test_bomb_is_not_a_sitemap_when_detected(space_bomb: Path) -> None:
         sitemapconv.read(space_bomb)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("format", FORMATS)
 def test_bomb_forced_through_each_reader_stops_at_the_cap(space_bomb: Path, format: str) -> None:
     result = measure("gzip bomb, 2 GiB of spaces", space_bomb, format)
@@ -88,6 +89,7 @@ def test_bomb_forced_through_each_reader_stops_at_the_cap(space_bomb: Path, form
     assert result.count == 0
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", KINDS, ids=[k.name for k in KINDS])
 def test_bomb_after_a_valid_start_yields_the_start_then_stops(
     space_bomb: Path, kind: Kind, tmp_path: Path

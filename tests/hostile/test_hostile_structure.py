@@ -26,6 +26,7 @@ def inside_item(kind: Kind, slug: str, extra: str) -> str:
     return item[:close] + extra + item[close:]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("where", ["container", "item", "item-start"])
 @pytest.mark.parametrize("kind", KINDS, ids=[k.name for k in KINDS])
 def test_deep_nesting_inside_a_document(kind: Kind, where: str, tmp_path: Path) -> None:
@@ -46,6 +47,7 @@ def test_deep_nesting_inside_a_document(kind: Kind, where: str, tmp_path: Path) 
         assert result.locs[0] == kind.url("a")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "format", [None, "xml", "index", "rss", "atom", "atom03", "txt", "feedparser", "jsonfeed"]
 )
@@ -59,6 +61,7 @@ def test_deep_nesting_as_the_document_root(format: str | None, tmp_path: Path) -
         assert result.error_type in ("FormatError", "ParseError"), result.message
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", KINDS, ids=[k.name for k in KINDS])
 def test_huge_attribute_on_an_item(kind: Kind, tmp_path: Path) -> None:
     item = kind.entry("a")
@@ -72,6 +75,7 @@ def test_huge_attribute_on_an_item(kind: Kind, tmp_path: Path) -> None:
     assert kind.url("b") in result.locs
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", KINDS, ids=[k.name for k in KINDS])
 def test_huge_attribute_on_the_root(kind: Kind, tmp_path: Path) -> None:
     """A root tag longer than the detection head once took minutes to sniff (detect.py)."""
@@ -89,6 +93,7 @@ def test_huge_attribute_on_the_root(kind: Kind, tmp_path: Path) -> None:
             assert result.outcome == "ok", result.message
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", KINDS, ids=[k.name for k in KINDS])
 def test_huge_url(kind: Kind, tmp_path: Path) -> None:
     """20 MB in the URL slot: an element's text, or an attribute (Atom href, RDF about)."""
@@ -101,6 +106,7 @@ def test_huge_url(kind: Kind, tmp_path: Path) -> None:
     assert all(len(loc) < 1000 for loc in result.locs)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", [k for k in KINDS if k.titled], ids=lambda k: k.name)
 def test_huge_title(kind: Kind, tmp_path: Path) -> None:
     path = tmp_path / "title.xml"

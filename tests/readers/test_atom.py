@@ -304,6 +304,7 @@ def big_atom(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     return write_atom(folder / "4k.xml", 4_000), write_atom(folder / "40k.xml", 40_000)
 
 
+@pytest.mark.slow
 def test_python_memory_does_not_grow_with_the_entry_count(big_atom: tuple[Path, Path]) -> None:
     small, big = big_atom
     n_small, peak_small = traced_peak(small, "atom")

@@ -541,6 +541,7 @@ def big_rss(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     return write_rss(folder / "4k.xml", 4_000), write_rss(folder / "40k.xml", 40_000)
 
 
+@pytest.mark.slow
 def test_python_memory_does_not_grow_with_the_item_count(big_rss: tuple[Path, Path]) -> None:
     small, big = big_rss
     n_small, peak_small = traced_peak(small, "rss")

@@ -606,6 +606,7 @@ def _measure(path: Path) -> tuple[int, int, int | None]:
     return count, peak, growth
 
 
+@pytest.mark.slow
 def test_memory_does_not_grow_with_number_of_urls(tmp_path: Path) -> None:
     small, large = tmp_path / "small.xml", tmp_path / "large.xml"
     _write_urlset(small, 10_000)

@@ -161,6 +161,7 @@ def counts(log: list[tuple[str, bool, int]]) -> dict[str, int]:
     }
 
 
+@pytest.mark.slow
 def test_200_children_5_changed(site: Site, tmp_path: Path) -> None:
     index = Index(site, 200)
     cache = tmp_path / "cache"
@@ -235,6 +236,7 @@ def test_no_lastmod_in_the_index_means_revalidating(site: Site, tmp_path: Path) 
     assert doc.stats.cache_hits == 11  # the index itself, like stats.sitemaps, counts too
 
 
+@pytest.mark.slow
 def test_two_processes_share_one_cache_folder(site: Site, tmp_path: Path) -> None:
     index = Index(site, 60, size=2000)
     site.delay = 0.01  # each run takes a while, so both write to the folder at once
@@ -257,6 +259,7 @@ def test_two_processes_share_one_cache_folder(site: Site, tmp_path: Path) -> Non
     assert doc.stats.cache_hits == 61
 
 
+@pytest.mark.slow
 def test_an_interrupted_run_leaves_a_usable_cache(site: Site, tmp_path: Path) -> None:
     index = Index(site, 80, size=5000)
     site.delay = 0.02

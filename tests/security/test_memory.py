@@ -78,6 +78,7 @@ def _peak_mb(
     return int(count), int(peak)
 
 
+@pytest.mark.slow
 def test_aread_follow_memory_does_not_grow_with_child_size(files: tuple[Path, str]) -> None:
     small, small_peak = _peak_mb(files, "small", 4, 2_000)  # 4 x 0.2 MB
     big, big_peak = _peak_mb(files, "big", 4, 30_000)  # 4 x 2.7 MB

@@ -212,6 +212,7 @@ def test_output_is_deterministic() -> None:
     assert data.endswith(b"</entry>\n</feed>\n") and b"\r" not in data
 
 
+@pytest.mark.slow
 def test_streaming_memory_does_not_grow_with_entry_count(tmp_path: Path) -> None:
     small = peak_memory("atom03", 4_000, tmp_path / "small.atom03")
     large = peak_memory("atom03", 40_000, tmp_path / "large.atom03")

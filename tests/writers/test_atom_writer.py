@@ -407,6 +407,7 @@ def test_writes_a_file_chosen_by_extension(tmp_path: Path) -> None:
     _valid(dest.read_bytes())
 
 
+@pytest.mark.slow
 def test_streaming_memory_does_not_grow_with_entry_count(tmp_path: Path) -> None:
     small = peak_memory("atom", 4_000, tmp_path / "small.atom")
     large = peak_memory("atom", 40_000, tmp_path / "large.atom")

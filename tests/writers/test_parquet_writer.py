@@ -60,6 +60,7 @@ def test_no_entries_gives_a_valid_empty_table(tmp_path: Path) -> None:
     assert table.num_rows == 0 and table.column_names == list(ROW_KEYS)
 
 
+@pytest.mark.slow
 def test_to_a_binary_stream_and_from_the_cli(cli: Run, tmp_path: Path) -> None:
     buf = io.BytesIO()
     assert sitemapconv.write(sample_entries(), buf, "parquet") == 3
@@ -131,6 +132,7 @@ def _big_sitemap(path: Path, count: int) -> None:
         fh.write("</urlset>\n")
 
 
+@pytest.mark.slow
 def test_200k_urls_stream_in_row_groups_in_bounded_memory(tmp_path: Path) -> None:
     from ..conftest import _console_script
 

@@ -412,6 +412,7 @@ def test_a_document_brings_its_own_metadata() -> None:
     ]
 
 
+@pytest.mark.slow
 def test_streaming_memory_does_not_grow_with_entry_count(tmp_path: Path) -> None:
     small = peak_memory("rss", 4_000, tmp_path / "small.rss")
     large = peak_memory("rss", 40_000, tmp_path / "large.rss")

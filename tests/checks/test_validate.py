@@ -10,8 +10,9 @@ import pytest
 from pytest_httpserver import HTTPServer
 
 from sitemapconv import Report, validate
+from tests.conftest import DATA
 
-DATA = Path(__file__).parent / "data" / "validate"
+VALIDATE = DATA / "validate"
 
 
 def found(report: Report, rule: str) -> list[tuple[str, int | None, str | None]]:
@@ -27,7 +28,7 @@ def messages(report: Report, rule: str) -> list[str]:
 
 
 def test_not_well_formed_gives_line_and_column() -> None:
-    report = validate(DATA / "syntax-unescaped-amp.xml")
+    report = validate(VALIDATE / "syntax-unescaped-amp.xml")
     [problem] = [p for p in report.problems if p.rule == "syntax"]
     assert (problem.severity, problem.line, problem.column) == ("error", 4, 39)
     assert "&amp;" in problem.message
@@ -36,19 +37,19 @@ def test_not_well_formed_gives_line_and_column() -> None:
 
 
 def test_sitemap_declared_in_another_encoding() -> None:
-    report = validate(DATA / "syntax-latin1.xml")
+    report = validate(VALIDATE / "syntax-latin1.xml")
     assert found(report, "encoding") == [("error", 1, None)]
     assert "ISO-8859-1" in messages(report, "encoding")[0]
 
 
 def test_bytes_that_are_not_utf8() -> None:
-    report = validate(DATA / "syntax-not-utf8.xml")
+    report = validate(VALIDATE / "syntax-not-utf8.xml")
     [(severity, line, _)] = found(report, "encoding")
     assert (severity, line) == ("error", 4)
 
 
 def test_bom_is_a_warning() -> None:
-    report = validate(DATA / "syntax-bom.xml")
+    report = validate(VALIDATE / "syntax-bom.xml")
     assert found(report, "bom") == [("warning", 1, None)]
     assert report.ok and report.errors == 0 and report.warnings == 1
 
@@ -57,7 +58,7 @@ def test_bom_is_a_warning() -> None:
 
 
 def test_schema_structure_in_plain_words() -> None:
-    report = validate(DATA / "schema-structure.xml")
+    report = validate(VALIDATE / "schema-structure.xml")
     problems = [(p.line, p.url, p.message) for p in report.problems if p.rule == "schema"]
     lines = [line for line, _, _ in problems]
     assert lines == [4, 9, 12, 18]
@@ -69,14 +70,14 @@ def test_schema_structure_in_plain_words() -> None:
 
 
 def test_missing_namespace() -> None:
-    report = validate(DATA / "schema-namespace.xml")
+    report = validate(VALIDATE / "schema-namespace.xml")
     assert found(report, "namespace") == [("error", 2, None)]
     # The entries are still checked as sitemap entries.
     assert found(report, "priority") == [("error", 3, "https://example.com/")]
 
 
 def test_extensions_checked_by_rules_and_unknown_namespace_is_a_warning() -> None:
-    report = validate(DATA / "schema-extensions.xml")
+    report = validate(VALIDATE / "schema-extensions.xml")
     ext = [
         (line, url, msg)
         for (_, line, url), msg in zip(
@@ -105,25 +106,25 @@ def test_extensions_checked_by_rules_and_unknown_namespace_is_a_warning() -> Non
 
 
 def test_more_than_50000_urls() -> None:
-    report = validate(DATA / "limits-50001-urls.xml.gz")
+    report = validate(VALIDATE / "limits-50001-urls.xml.gz")
     assert found(report, "limit-count") == [("error", 50_003, None)]
     assert report.urls == 50_001 and report.errors == 1
 
 
 def test_more_than_50000_sitemaps_in_an_index() -> None:
-    report = validate(DATA / "index-50001-sitemaps.xml.gz")
+    report = validate(VALIDATE / "index-50001-sitemaps.xml.gz")
     assert found(report, "limit-count") == [("error", 50_003, None)]
     assert "sitemaps" in messages(report, "limit-count")[0]
 
 
 def test_more_than_50_mb_uncompressed() -> None:
-    report = validate(DATA / "limits-over-50mb.xml.gz")
+    report = validate(VALIDATE / "limits-over-50mb.xml.gz")
     assert [(s, line) for s, line, _ in found(report, "limit-size")] == [("error", None)]
     assert "52,429,979 bytes" in messages(report, "limit-size")[0]
 
 
 def test_url_of_2048_characters_or_more() -> None:
-    report = validate(DATA / "limits-long-url.xml")
+    report = validate(VALIDATE / "limits-long-url.xml")
     [(severity, line, url)] = found(report, "url-length")
     assert (severity, line) == ("error", 4)
     assert url is not None and url.startswith("https://example.com/aaa")
@@ -134,7 +135,7 @@ def test_url_of_2048_characters_or_more() -> None:
 
 
 def test_url_rules() -> None:
-    report = validate(DATA / "urls-bad.xml")
+    report = validate(VALIDATE / "urls-bad.xml")
     assert found(report, "url-relative") == [("error", 3, "/relative/page.html")]
     assert found(report, "url-scheme") == [("error", 4, "ftp://example.com/file")]
     assert found(report, "url-escaping") == [("error", 5, "https://example.com/ümlaut")]
@@ -148,14 +149,14 @@ def test_url_rules() -> None:
 
 
 def test_scope_when_location_is_known() -> None:
-    report = validate(DATA / "urls-bad.xml", location="https://example.com/catalog/sitemap.xml")
+    report = validate(VALIDATE / "urls-bad.xml", location="https://example.com/catalog/sitemap.xml")
     assert [line for _, line, _ in found(report, "scope-site")] == [8, 9]
     path_lines = [line for _, line, _ in found(report, "scope-path")]
     assert 10 in path_lines and 12 not in path_lines and 13 not in path_lines
 
 
 def test_scope_from_a_url_input(httpserver: HTTPServer) -> None:
-    body = (DATA / "urls-bad.xml").read_bytes()
+    body = (VALIDATE / "urls-bad.xml").read_bytes()
     httpserver.expect_request("/catalog/sitemap.xml").respond_with_data(body)
     report = validate(httpserver.url_for("/catalog/sitemap.xml"))
     # Every example.com URL is on another host than the loopback server.
@@ -166,7 +167,7 @@ def test_scope_from_a_url_input(httpserver: HTTPServer) -> None:
 
 
 def test_lastmod_forms_are_named() -> None:
-    report = validate(DATA / "values-bad.xml")
+    report = validate(VALIDATE / "values-bad.xml")
     by_line = dict(
         zip(
             [line for _, line, _ in found(report, "lastmod-format")],
@@ -182,12 +183,12 @@ def test_lastmod_forms_are_named() -> None:
 
 
 def test_lastmod_in_the_future() -> None:
-    report = validate(DATA / "values-bad.xml")
+    report = validate(VALIDATE / "values-bad.xml")
     assert found(report, "lastmod-future") == [("warning", 6, "https://example.com/4")]
 
 
 def test_priority_changefreq_and_empty_tags() -> None:
-    report = validate(DATA / "values-bad.xml")
+    report = validate(VALIDATE / "values-bad.xml")
     assert [line for _, line, _ in found(report, "priority")] == [7, 8]
     assert "outside that range" in messages(report, "priority")[0]
     assert "not a number" in messages(report, "priority")[1]
@@ -202,13 +203,13 @@ def test_priority_changefreq_and_empty_tags() -> None:
 
 
 def test_index_without_follow_checks_only_the_index() -> None:
-    report = validate(DATA / "index-follow.xml")
+    report = validate(VALIDATE / "index-follow.xml")
     assert len(report.sources) == 1
     assert [line for _, line, _ in found(report, "url-relative")] == [3, 4, 5]
 
 
 def test_follow_local_children_nested_index_and_missing_child() -> None:
-    report = validate(DATA / "index-follow.xml", follow=True)
+    report = validate(VALIDATE / "index-follow.xml", follow=True)
     assert found(report, "nested-index") == [("error", 4, "children/child-index.xml")]
     assert found(report, "child-fetch") == [("error", 5, "children/missing.xml")]
     assert "no such file" in messages(report, "child-fetch")[0]
@@ -246,7 +247,7 @@ def test_follow_http_children(httpserver: HTTPServer) -> None:
 
 
 def test_rss_channel_and_items() -> None:
-    report = validate(DATA / "rss-missing.xml")
+    report = validate(VALIDATE / "rss-missing.xml")
     assert found(report, "rss-channel") == [("error", 3, None)]
     assert "<description>" in messages(report, "rss-channel")[0]
     assert found(report, "rss-item-link") == [("error", 8, None)]
@@ -255,7 +256,7 @@ def test_rss_channel_and_items() -> None:
 
 
 def test_atom_entries() -> None:
-    report = validate(DATA / "atom-missing.xml")
+    report = validate(VALIDATE / "atom-missing.xml")
     assert found(report, "atom-feed") == [("error", 2, None)]
     assert found(report, "atom-entry") == [("error", 11, "https://example.com/2")]
     assert "<id>, <updated>" in messages(report, "atom-entry")[0]
@@ -265,7 +266,7 @@ def test_atom_entries() -> None:
 
 
 def test_atom03_entries() -> None:
-    report = validate(DATA / "atom03-missing.xml")
+    report = validate(VALIDATE / "atom03-missing.xml")
     assert found(report, "atom-entry") == [("error", 5, "https://example.com/a")]
     assert "<id>, <modified>" in messages(report, "atom-entry")[0]
 
@@ -274,7 +275,7 @@ def test_atom03_entries() -> None:
 
 
 def test_text_sitemap() -> None:
-    report = validate(DATA / "text-bad.txt")
+    report = validate(VALIDATE / "text-bad.txt")
     assert [line for _, line, _ in found(report, "text-line")] == [2, 3]
     assert found(report, "url-whitespace") == [("error", 5, "https://example.com/b c")]
     assert found(report, "duplicate") == [("warning", 1, "https://example.com/a")]
@@ -306,7 +307,7 @@ def test_problems_beyond_the_cap_are_counted_not_stored(tmp_path: Path) -> None:
 def test_to_json_round_trips() -> None:
     import json
 
-    report = validate(DATA / "values-bad.xml")
+    report = validate(VALIDATE / "values-bad.xml")
     data = json.loads(report.to_json())
     assert data["ok"] is False
     assert data["errors"] == report.errors and data["warnings"] == report.warnings
@@ -326,6 +327,7 @@ def test_valid_sitemap_has_no_problems(tmp_path: Path) -> None:
     assert report.problems == [] and report.ok and report.urls == 1
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("count", [50_000])
 def test_memory_stays_flat_on_50000_urls(tmp_path: Path, count: int) -> None:
     ns = 'xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"'
@@ -353,7 +355,6 @@ def test_the_validator_uses_the_readers_format_detection() -> None:
     """One detection: every sample the readers claim is validated as that same format."""
     import gzip
     import zlib
-    from pathlib import Path
 
     from sitemapconv._checks.syntax import kind_of
     from sitemapconv._detect import detect
@@ -361,7 +362,9 @@ def test_the_validator_uses_the_readers_format_detection() -> None:
     from sitemapconv.errors import FormatError
 
     checked = 0
-    for path in sorted((Path(__file__).parent / "data").rglob("*")):
+    from tests.conftest import DATA
+
+    for path in sorted(DATA.rglob("*")):
         if not path.is_file():
             continue
         data = path.read_bytes()

@@ -9,8 +9,7 @@ import pytest
 
 import sitemapconv
 from sitemapconv._model import When
-
-from .conftest import SAMPLES
+from tests.conftest import SAMPLES
 
 FORMATS = ["xml", "index", "rss", "atom", "atom03", "txt", "jsonfeed"]
 SAMPLE_OF = {

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from lxml import etree
 
-from .conftest import SAMPLES, Run
+from tests.conftest import SAMPLES, Run
 
 SM = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
 

@@ -1,4 +1,4 @@
-"""The transform options on the command line and in ``sitemapconv.convert``.
+"""The transform options on the command line (the library side is tests/test_filters.py).
 
 Runs the installed console script in a subprocess. Tests that need a reader skip cleanly
 when it is not in this branch yet (the readers are written in parallel).
@@ -15,9 +15,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
-import sitemapconv
-from sitemapconv._filters import FilterOptions
 
 
 def has_reader(name: str) -> bool:
@@ -138,17 +135,6 @@ def test_since_drops_entries_without_lastmod(url_list: Path) -> None:
     assert proc.returncode == 0
     assert proc.stdout == ""
     assert "6 entries in, 0 out; dropped: since 6" in proc.stderr
-
-
-@needs_txt
-def test_library_convert_applies_filters(tmp_path: Path) -> None:
-    out = tmp_path / "out.jsonl"
-    data = ("\n".join(URLS) + "\n").encode()
-    count = sitemapconv.convert(
-        data, out, from_="txt", filters=FilterOptions(dedupe=True, exclude=["/tag/"], limit=3)
-    )
-    assert count == 3
-    assert locs_of(out.read_text()) == [URLS[0], URLS[1], URLS[4]]
 
 
 SITEMAP = """<?xml version="1.0" encoding="UTF-8"?>

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from lxml import etree
 
-from .conftest import Run
+from tests.conftest import Run
 
 SM = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
 ATOM = "{http://www.w3.org/2005/Atom}"

@@ -7,12 +7,11 @@ site is malformed. What the bag gives must equal ``read(url, follow=True)`` site
 
 from __future__ import annotations
 
-import csv
-import json
 import subprocess
 import sys
 from collections import Counter
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -29,10 +28,7 @@ from sitemapconv._dates import format_w3c  # noqa: E402
 from sitemapconv._follow import tasks as follow_tasks  # noqa: E402
 from sitemapconv._follow.tasks import COLUMNS  # noqa: E402
 from sitemapconv.cluster import SCHEMA, read_sitemaps, to_dataframe  # noqa: E402
-from sitemapconv.writers._csv import COLUMNS as CSV_COLUMNS  # noqa: E402
 from sitemapconv.writers._tabular import ROW_KEYS  # noqa: E402
-
-from .conftest import DATA, SAMPLES, Run  # noqa: E402
 
 NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
 SITES = 30
@@ -75,8 +71,9 @@ def serve_site(server: HTTPServer, n: int) -> None:
         server.expect_request(path).respond_with_data(urlset(locs, marks))
 
 
-@pytest.fixture(scope="module")
-def sites() -> Iterator[tuple[HTTPServer, list[str]]]:
+@contextmanager
+def thirty_sites() -> Iterator[tuple[HTTPServer, list[str]]]:
+    """One threaded loopback server holding SITES sites; yields it and their index URLs."""
     server = HTTPServer(host="127.0.0.1", port=0, threaded=True)
     server.no_handler_status_code = 404
     server.start()
@@ -87,6 +84,12 @@ def sites() -> Iterator[tuple[HTTPServer, list[str]]]:
     finally:
         server.clear()
         server.stop()
+
+
+@pytest.fixture(scope="module")
+def sites() -> Iterator[tuple[HTTPServer, list[str]]]:
+    with thirty_sites() as both:
+        yield both
 
 
 Row = tuple[str, str, str | None]
@@ -120,6 +123,7 @@ def check_against_read(records: list[dict[str, Any]], server: HTTPServer, urls: 
     assert set(by_site) == set(urls)
 
 
+@pytest.mark.slow
 def test_sync_scheduler_matches_read_site_by_site(sites: tuple[HTTPServer, list[str]]) -> None:
     server, urls = sites
     warnings: list[str] = []
@@ -135,6 +139,7 @@ def test_sync_scheduler_matches_read_site_by_site(sites: tuple[HTTPServer, list[
     assert any(server.url_for(BROKEN) in w for w in warnings)
 
 
+@pytest.mark.slow
 def test_local_cluster_matches_read_site_by_site(sites: tuple[HTTPServer, list[str]]) -> None:
     distributed = pytest.importorskip("distributed")
     server, urls = sites
@@ -301,95 +306,7 @@ def test_core_import_does_not_load_dask(module: str) -> None:
 # --- the CLI ------------------------------------------------------------------------------
 
 
-def test_cli_dask_parquet_reads_each_sitemap_once(
-    sites: tuple[HTTPServer, list[str]], cli: Run, tmp_path: Path
-) -> None:
-    server, urls = sites
-    chosen = urls[5:9]  # site7 and its broken child included
-    server.clear_log()
-    out = tmp_path / "out"
-    proc = cli(
-        *chosen, "--dask", "--scheduler", "sync", "--follow", "-t", "parquet", "-o", str(out)
-    )
-    assert proc.returncode == 0, proc.stderr
-    # the Parquet parts and the error summary come from one computation
-    fetched = Counter(req.path for req, _ in server.log)
-    assert set(fetched.values()) == {1} and len(fetched) == 4 * (1 + len(CHILDREN))
-    assert server.url_for(BROKEN).encode() in proc.stderr
-    back = pd.read_parquet(out)
-    rows = {
-        (s, loc, None if pd.isna(m) else m)
-        for s, loc, m, err in zip(
-            back["sitemap"], back["loc"], back["lastmod"], back["error"], strict=True
-        )
-        if pd.isna(err)
-    }
-    assert rows == expected_rows(chosen)
-    assert list(back.loc[back["error"].notna(), "sitemap"]) == [server.url_for(BROKEN)]
-
-
-def test_cli_dask_jsonl(sites: tuple[HTTPServer, list[str]], cli: Run, tmp_path: Path) -> None:
-    _, urls = sites
-    out = tmp_path / "rows.jsonl"
-    proc = cli(
-        *urls[:3], "--dask", "--scheduler", "sync", "--follow", "-t", "jsonl", "-o", str(out)
-    )
-    assert proc.returncode == 0, proc.stderr
-    records = [json.loads(line) for line in out.read_text("utf-8").splitlines()]
-    rows, errors = split(records)
-    assert set(rows) == expected_rows(urls[:3]) and errors == []
-
-
-def test_cli_dask_usage_errors(cli: Run, tmp_path: Path) -> None:
-    proc = cli("http://127.0.0.1:1/x.xml", "--dask", "--scheduler", "sync", "-t", "rss")
-    assert proc.returncode == 2 and b"parquet" in proc.stderr
-    proc = cli("http://127.0.0.1:1/x.xml", "--dask", "-t", "parquet")
-    assert proc.returncode == 2 and b"-o DIR" in proc.stderr
-    (tmp_path / "full").mkdir()
-    (tmp_path / "full" / "keep.txt").write_text("mine")
-    proc = cli("http://127.0.0.1:1/x.xml", "--dask", "-t", "parquet", "-o", str(tmp_path / "full"))
-    assert proc.returncode == 2 and (tmp_path / "full" / "keep.txt").read_text() == "mine"
-
-
-def test_cli_dask_nothing_read_exits_1(cli: Run, tmp_path: Path) -> None:
-    out = tmp_path / "rows.jsonl"
-    proc = cli(
-        "http://127.0.0.1:1/x.xml", "--dask", "--scheduler", "sync", "--retries", "0",
-        "-t", "jsonl", "-o", str(out),
-    )  # fmt: skip
-    assert proc.returncode == 1
-    assert b"no entries read" in proc.stderr and b"Traceback" not in proc.stderr
-    assert json.loads(out.read_text())["error"]
-
-
 # --- one row schema -----------------------------------------------------------------------
-
-
-def test_cli_dask_rows_are_the_jsonl_and_csv_rows_plus_site_and_error(
-    loopback: HTTPServer, cli: Run, tmp_path: Path
-) -> None:
-    every = (DATA / "extensions" / "every-field.xml").read_bytes()
-    loopback.expect_request("/top.xml").respond_with_data(index(["/every.xml", "/feed.atom"]))
-    loopback.expect_request("/every.xml").respond_with_data(every)
-    loopback.expect_request("/feed.atom").respond_with_data((SAMPLES / "feed.atom").read_bytes())
-    top = loopback.url_for("/top.xml")
-    for fmt in ("jsonl", "csv"):
-        for name, extra in (("plain", ()), ("dask", ("--dask", "--scheduler", "sync"))):
-            out = tmp_path / f"{name}.{fmt}"
-            proc = cli(top, "--follow", *extra, "-o", str(out))
-            assert proc.returncode == 0, proc.stderr
-    plain = [json.loads(line) for line in (tmp_path / "plain.jsonl").read_text().splitlines()]
-    rows = [json.loads(line) for line in (tmp_path / "dask.jsonl").read_text().splitlines()]
-    assert len(rows) == len(plain) > 3 and any(r["images"] and r["videos"] for r in plain)
-    assert [list(r) for r in rows] == [[*p, "site", "error"] for p in plain]
-    assert [{k: r[k] for k in p} for r, p in zip(rows, plain, strict=True)] == plain
-    assert {(r["site"], r["error"]) for r in rows} == {(top, None)}
-    with (tmp_path / "plain.csv").open(newline="", encoding="utf-8") as fh:
-        plain_csv = list(csv.reader(fh))
-    with (tmp_path / "dask.csv").open(newline="", encoding="utf-8") as fh:
-        dask_csv = list(csv.reader(fh))
-    assert dask_csv[0] == [*CSV_COLUMNS, "site", "error"] and plain_csv[0] == list(CSV_COLUMNS)
-    assert dask_csv[1:] == [[*row, top, ""] for row in plain_csv[1:]]
 
 
 def test_rows_have_one_schema_entries_and_errors_alike(sites: tuple[HTTPServer, list[str]]) -> None:

@@ -27,8 +27,7 @@ from sitemapconv._model import (
     VideoPrice,
     VideoTvShow,
 )
-
-from .extension_support import (
+from tests.extension_support import (
     CORPUS_SAMPLES,
     DATA,
     EVERY_FIELD,
@@ -38,7 +37,7 @@ from .extension_support import (
     with_encoded_urls,
     write_bytes,
 )
-from .sitemap_schemas import assert_valid
+from tests.sitemap_schemas import assert_valid
 
 ALL_SAMPLES = [sample_path(name) for name in CORPUS_SAMPLES] + [EVERY_FIELD]
 #: The samples whose URLs hold characters RFC 3986 forbids (the alltags sample escapes

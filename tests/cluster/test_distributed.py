@@ -27,6 +27,9 @@ from typing import Any
 
 import pytest
 
+# Every test here starts a scheduler and workers in subprocesses (seconds each).
+pytestmark = pytest.mark.slow
+
 dask = pytest.importorskip("dask")
 distributed = pytest.importorskip("distributed")
 pd = pytest.importorskip("pandas")
@@ -37,9 +40,8 @@ from pytest_httpserver import HTTPServer  # noqa: E402
 import sitemapconv  # noqa: E402
 from sitemapconv.cluster import SCHEMA, read_sitemaps, records_frame, to_dataframe  # noqa: E402
 from sitemapconv.writers._csv import COLUMNS as CSV_COLUMNS  # noqa: E402
-
-from .conftest import ROOT, Run  # noqa: E402
-from .test_dask import BROKEN, index, serve_site, urlset  # noqa: E402
+from tests.cluster.test_read_sitemaps import BROKEN, index, serve_site, urlset  # noqa: E402
+from tests.conftest import ROOT, Run  # noqa: E402
 
 SITES = 30
 GZ_CHILD = "/gz/child.xml.gz"
@@ -115,7 +117,10 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             assert set(files.values()) == {sitemapconv.__file__}, files
         yield address
     finally:
-        _stop(procs)
+        # Workers first, each to its end, then the scheduler: a worker whose scheduler is
+        # gone keeps trying to reconnect and holds the teardown until the SIGKILL (10 s).
+        for proc in reversed(procs):
+            _stop([proc])
         for log in logs:
             log.close()
 

@@ -10,7 +10,9 @@ from pathlib import Path
 
 from pytest_httpserver import HTTPServer
 
-DATA = Path(__file__).parent / "data" / "validate"
+from tests.conftest import DATA
+
+VALIDATE = DATA / "validate"
 SCRIPT = shutil.which("sitemapconv", path=str(Path(sys.executable).parent)) or "sitemapconv"
 
 
@@ -19,11 +21,11 @@ def run(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_errors_give_exit_1_and_a_located_text_report() -> None:
-    result = run("--validate", str(DATA / "values-bad.xml"))
+    result = run("--validate", str(VALIDATE / "values-bad.xml"))
     assert result.returncode == 1
     lines = result.stdout.splitlines()
     assert any(
-        line.startswith(f"{DATA / 'values-bad.xml'}:7: error: <priority> must be a decimal")
+        line.startswith(f"{VALIDATE / 'values-bad.xml'}:7: error: <priority> must be a decimal")
         and line.endswith("[priority]")
         for line in lines
     )
@@ -33,7 +35,7 @@ def test_errors_give_exit_1_and_a_located_text_report() -> None:
 
 
 def test_warnings_only_exit_0() -> None:
-    result = run("--validate", str(DATA / "syntax-bom.xml"))
+    result = run("--validate", str(VALIDATE / "syntax-bom.xml"))
     assert result.returncode == 0
     assert result.stdout.splitlines()[-1] == (
         "valid: 0 errors, 1 warning in 1 file (1 URL checked)"
@@ -42,7 +44,7 @@ def test_warnings_only_exit_0() -> None:
 
 def test_no_conversion_happens(tmp_path: Path) -> None:
     out = tmp_path / "out.txt"
-    result = run("--validate", str(DATA / "syntax-bom.xml"), "-o", str(out))
+    result = run("--validate", str(VALIDATE / "syntax-bom.xml"), "-o", str(out))
     assert result.returncode == 0 and not out.exists()
 
 
@@ -51,8 +53,8 @@ def test_json_report_and_several_inputs() -> None:
         "--validate",
         "--report",
         "json",
-        str(DATA / "rss-missing.xml"),
-        str(DATA / "syntax-bom.xml"),
+        str(VALIDATE / "rss-missing.xml"),
+        str(VALIDATE / "syntax-bom.xml"),
     )
     assert result.returncode == 1
     data = json.loads(result.stdout)
@@ -64,14 +66,14 @@ def test_json_report_and_several_inputs() -> None:
 
 
 def test_base_url_enables_scope_checks() -> None:
-    plain = run("--validate", "--report", "json", str(DATA / "urls-bad.xml"))
+    plain = run("--validate", "--report", "json", str(VALIDATE / "urls-bad.xml"))
     scoped = run(
         "--validate",
         "--report",
         "json",
         "--base-url",
         "https://example.com/catalog/sitemap.xml",
-        str(DATA / "urls-bad.xml"),
+        str(VALIDATE / "urls-bad.xml"),
     )
     rules = [p["rule"] for p in json.loads(scoped.stdout)["problems"]]
     assert "scope-site" in rules and "scope-path" in rules
@@ -79,7 +81,7 @@ def test_base_url_enables_scope_checks() -> None:
 
 
 def test_follow_flag() -> None:
-    result = run("--validate", "--follow", str(DATA / "index-follow.xml"))
+    result = run("--validate", "--follow", str(VALIDATE / "index-follow.xml"))
     assert result.returncode == 1
     assert "[nested-index]" in result.stdout and "[child-fetch]" in result.stdout
     assert "in 3 files" in result.stdout.splitlines()[-1]
@@ -87,7 +89,7 @@ def test_follow_flag() -> None:
 
 def test_url_input(httpserver: HTTPServer) -> None:
     httpserver.expect_request("/sitemap.xml").respond_with_data(
-        (DATA / "schema-structure.xml").read_bytes()
+        (VALIDATE / "schema-structure.xml").read_bytes()
     )
     result = run("--validate", httpserver.url_for("/sitemap.xml"))
     assert result.returncode == 1
@@ -95,6 +97,6 @@ def test_url_input(httpserver: HTTPServer) -> None:
 
 
 def test_bad_report_format_is_a_usage_error() -> None:
-    result = run("--validate", "--report", "xml", str(DATA / "syntax-bom.xml"))
+    result = run("--validate", "--report", "xml", str(VALIDATE / "syntax-bom.xml"))
     assert result.returncode == 2
     assert "--report" in result.stderr

@@ -23,9 +23,7 @@ import pytest
 
 from sitemapconv._model import Alternate, Entry, Image, Video
 from sitemapconv._urls import encode_url
-
-from .conftest import Run
-from .extension_support import (
+from tests.extension_support import (
     DATA,
     EVERY_FIELD,
     assert_same_entries,
@@ -33,8 +31,8 @@ from .extension_support import (
     sample_path,
     write_bytes,
 )
-from .sitemap_schemas import assert_valid
-from .writers.feed_writer_support import atom_schema, parse
+from tests.sitemap_schemas import assert_valid
+from tests.writers.feed_writer_support import atom_schema, parse
 
 FEED_SAMPLES = [
     sample_path(name)
@@ -276,12 +274,3 @@ def test_each_target_warns_once_naming_what_it_drops(target: str) -> None:
 def test_xml_to_xml_warns_nothing() -> None:
     _, warnings = write_bytes(read_all(EVERY_FIELD)[0], "xml")
     assert warnings == []
-
-
-def test_cli_prints_one_dropped_fields_line(cli: Run, tmp_path: Path) -> None:
-    out = tmp_path / "feed.rss"
-    proc = cli(str(EVERY_FIELD), "-o", str(out))
-    assert proc.returncode == 0, proc.stderr
-    lines = [line for line in proc.stderr.decode().splitlines() if "dropped" in line]
-    assert len(lines) == 1, lines
-    assert "rss output cannot carry these fields, dropped: alternates, changefreq," in lines[0]
