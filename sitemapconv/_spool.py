@@ -41,7 +41,7 @@ class SpooledBody:
     __slots__ = ("_batch", "_batch_bytes", "_file", "count", "size")
 
     def __init__(self, max_memory: int = SPOOL_MEMORY) -> None:
-        self._file = tempfile.SpooledTemporaryFile(max_size=max_memory, mode="w+b")  # noqa: SIM115 - closed by close()
+        self._file = new_spool(max_memory)  # closed by close()
         self._batch: list[bytes] = []
         self._batch_bytes = 0
         self.count = 0
