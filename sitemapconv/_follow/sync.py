@@ -1,12 +1,12 @@
 """The threaded driver: ``read(source, follow=True)``.
 
 A thread pool of ``options.concurrency`` workers (default 8, down to 1) shares one httpx
-client and only *downloads* web children, each into a spool (:mod:`sitemapconv._spool`).
-The caller parses every child streaming, in index order, when its turn comes (:func:`.stream_child`);
-local children are simply opened then. So entries come out in index order and memory stays
-flat however large the children are: a 1,000,000-URL index reads in the memory of one
-entry. The top index of a followed URL is spooled before any child is fetched, so a slow
-consumer never holds the index's server connection open.
+client and only *downloads* web children, each into a spool (:mod:`sitemapconv._spool`). The
+caller parses every child streaming, in index order, when its turn comes
+(:func:`.stream_child`); local children are simply opened then. So entries come out in index
+order and memory stays flat however large the children are: a 1,000,000-URL index reads in
+the memory of one entry. The top index of a followed URL is spooled before any child is
+fetched, so a slow consumer never holds the index's server connection open.
 """
 
 from __future__ import annotations
