@@ -28,122 +28,37 @@ as in ``--since``); the other fields compare by value.
 from __future__ import annotations
 
 import bisect
-import datetime as _dt
-import hashlib
 import os
 import struct
 import tempfile
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
-from typing import IO, Any, Literal
+from typing import IO, Any
 
-from ._dates import format_w3c, parse_w3c
-from ._filters import FilterOptions, Pipeline, instant
-from ._model import Document, Entry, FeedMeta, When
+from ._diff_records import (
+    DEFAULT_FIELDS,
+    DIGEST,
+    FIELDS,
+    SEQ,
+    Change,
+    ChangeKind,
+    DiffStats,
+    check_fields,
+    compare,
+    fingerprint,
+    lastmod_text,
+    lastmod_value,
+)
+from ._filters import FilterOptions, Pipeline
+from ._model import Document, Entry, FeedMeta
 from ._options import ReadOptions, WarningHandler, build_options, emit_warning
 from ._source import Source
 from ._urls import url_digest
 from .errors import SitemapError
 
-#: Fields ``--diff-fields`` may name. ``lastmod`` alone is compared by default.
-FIELDS: tuple[str, ...] = (
-    "lastmod",
-    "changefreq",
-    "priority",
-    "title",
-    "summary",
-    "published",
-    "images",
-    "videos",
-    "news",
-    "alternates",
-)
-DEFAULT_FIELDS: tuple[str, ...] = ("lastmod",)
 #: Repeated URLs warned about by name, per side; the others are summed up in one warning.
 NAMED_REPEATS = 5
 
-ChangeKind = Literal["added", "removed", "changed"]
-
-_DIGEST = 16
-_SEQ = 5  # up to 2**40 old entries
-_PRINT = 8
-_NONE = bytes(_PRINT)  # the fingerprint of a missing value
 _SPOOL_HEAD = struct.Struct(">IH")  # loc length, lastmod length
-
-
-@dataclass(slots=True, frozen=True)
-class Change:
-    """One difference: ``change`` is ``added``, ``removed`` or ``changed``.
-
-    ``fields`` names the compared fields that differ (only for ``changed``). ``entry`` is
-    the new side's entry for ``added`` and ``changed``, ``None`` for ``removed``.
-    """
-
-    change: ChangeKind
-    loc: str
-    old_lastmod: When | None = None
-    new_lastmod: When | None = None
-    fields: tuple[str, ...] = ()
-    entry: Entry | None = field(default=None, compare=False, repr=False)
-
-
-@dataclass(slots=True)
-class DiffStats:
-    """Counts of a comparison, filled as it streams (complete once iteration ends)."""
-
-    added: int = 0
-    removed: int = 0
-    changed: int = 0
-    unchanged: int = 0
-    #: Repeated URLs ignored on the old and on the new side.
-    old_duplicates: int = 0
-    new_duplicates: int = 0
-
-    def summary(self) -> str:
-        """``12 added, 3 removed, 40 changed, 9,845 unchanged``."""
-        return (
-            f"{self.added:,} added, {self.removed:,} removed, {self.changed:,} changed, "
-            f"{self.unchanged:,} unchanged"
-        )
-
-
-def check_fields(names: Iterable[str]) -> tuple[str, ...]:
-    """The compared fields, in :data:`FIELDS` order; ValueError naming an unknown one."""
-    wanted = [n.strip().lower() for n in names if n.strip()]
-    unknown = [n for n in wanted if n not in FIELDS]
-    if unknown:
-        raise ValueError(f"unknown field(s) {', '.join(unknown)} (choose from {', '.join(FIELDS)})")
-    if not wanted:
-        raise ValueError(f"name at least one field (choose from {', '.join(FIELDS)})")
-    return tuple(n for n in FIELDS if n in wanted)
-
-
-def _fingerprint(entry: Entry, name: str) -> bytes:
-    value: Any = getattr(entry, name)
-    if value is None or value == "" or value == ():
-        return _NONE
-    if isinstance(value, str):
-        text = value.strip()
-    elif isinstance(value, (_dt.date, _dt.datetime)):
-        text = instant(value).isoformat()
-    elif isinstance(value, float):
-        text = repr(round(value, 6))
-    elif isinstance(value, (list, tuple)):
-        if not value:
-            return _NONE
-        text = repr(list(value))
-    else:
-        text = repr(value)
-    digest = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=_PRINT).digest()
-    return digest if digest != _NONE else b"\x01" + digest[1:]
-
-
-def _lastmod_text(when: When | None) -> str:
-    return "" if when is None else format_w3c(when)
-
-
-def _lastmod_value(text: str) -> When | None:
-    return parse_w3c(text) if text else None
 
 
 class Comparison:
@@ -234,12 +149,12 @@ class Comparison:
         write, head = spool.write, _SPOOL_HEAD.pack
         for entry in self._entries(self._old, self._old_format):
             loc = entry.loc.encode("utf-8", "surrogatepass")
-            lastmod = _lastmod_text(entry.lastmod).encode("ascii")
+            lastmod = lastmod_text(entry.lastmod).encode("ascii")
             write(head(len(loc), len(lastmod)))
             write(loc)
             write(lastmod)
-            prints = b"".join(_fingerprint(entry, name) for name in others)
-            append(url_digest(entry.loc) + seq.to_bytes(_SEQ, "big") + prints + lastmod)
+            prints = b"".join(fingerprint(entry, name) for name in others)
+            append(url_digest(entry.loc) + seq.to_bytes(SEQ, "big") + prints + lastmod)
             seq += 1
         self._old_count = seq
         self._check_complete(self._old_doc, "old")
@@ -247,13 +162,13 @@ class Comparison:
         records.sort()
         # Equal digests are now adjacent, the first listed first (the sequence number follows
         # the digest). Keep that one; the repeats are reported when the spool is read back.
-        if any(records[i].startswith(records[i - 1][:_DIGEST]) for i in range(1, len(records))):
+        if any(records[i].startswith(records[i - 1][:DIGEST]) for i in range(1, len(records))):
             kept: list[bytes] = []
             previous = b""
             for record in records:
-                digest = record[:_DIGEST]
+                digest = record[:DIGEST]
                 if digest == previous:
-                    self._old_dups.add(int.from_bytes(record[_DIGEST : _DIGEST + _SEQ], "big"))
+                    self._old_dups.add(int.from_bytes(record[DIGEST : DIGEST + SEQ], "big"))
                     continue
                 previous = digest
                 kept.append(record)
@@ -269,25 +184,6 @@ class Comparison:
         return self.meta
 
     # --- comparing -------------------------------------------------------------------------
-
-    def _compare(self, record: bytes, entry: Entry) -> tuple[tuple[str, ...], str]:
-        """The changed field names, and the old lastmod text."""
-        at = _DIGEST + _SEQ
-        changed: list[str] = []
-        old_lastmod = record[at + _PRINT * len(self._others) :].decode("ascii")
-        for name in self.fields:
-            if name == "lastmod":
-                if old_lastmod and entry.lastmod is not None:
-                    old_value = _lastmod_value(old_lastmod)
-                    if old_value is None or instant(old_value) != instant(entry.lastmod):
-                        changed.append(name)
-                continue
-            old_print = record[at : at + _PRINT]
-            at += _PRINT
-            new_print = _fingerprint(entry, name)
-            if old_print != _NONE and new_print != _NONE and old_print != new_print:
-                changed.append(name)
-        return tuple(changed), old_lastmod
 
     def __iter__(self) -> Iterator[Change]:
         if self._started and self._spool is None:
@@ -315,11 +211,11 @@ class Comparison:
                     self._new_duplicate(entry)
                     continue
                 seen[i] = 1
-                names, old_lastmod = self._compare(records[i], entry)
+                names, old_lastmod = compare(records[i], entry, self.fields, self._others)
                 if names:
                     stats.changed += 1
                     yield Change(
-                        "changed", entry.loc, _lastmod_value(old_lastmod), entry.lastmod,
+                        "changed", entry.loc, lastmod_value(old_lastmod), entry.lastmod,
                         names, entry,
                     )  # fmt: skip
                 else:
@@ -355,10 +251,10 @@ class Comparison:
     def _removed(self) -> Iterator[Change]:
         """The old URLs the new side did not list, read back from the spool in old order."""
         gone = bytearray(self._old_count)
-        at = _DIGEST
+        at = DIGEST
         for record, seen in zip(self._records, self._seen, strict=True):
             if not seen:
-                gone[int.from_bytes(record[at : at + _SEQ], "big")] = 1
+                gone[int.from_bytes(record[at : at + SEQ], "big")] = 1
         self._records = []
         spool, dups = self._spool, self._old_dups
         assert spool is not None
@@ -373,7 +269,7 @@ class Comparison:
                 self._repeated(loc, "old", repeats)
             elif gone[seq]:
                 self.stats.removed += 1
-                yield Change("removed", loc, _lastmod_value(lastmod), None)
+                yield Change("removed", loc, lastmod_value(lastmod), None)
         self._repeats_summary()
 
     def close(self) -> None:
@@ -430,4 +326,13 @@ def diff(
     )  # fmt: skip
 
 
-__all__ = ["DEFAULT_FIELDS", "FIELDS", "Change", "Comparison", "DiffStats", "check_fields", "diff"]
+__all__ = [
+    "DEFAULT_FIELDS",
+    "FIELDS",
+    "Change",
+    "ChangeKind",
+    "Comparison",
+    "DiffStats",
+    "check_fields",
+    "diff",
+]

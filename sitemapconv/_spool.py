@@ -12,17 +12,24 @@ body, much cheaper than holding every entry or formatting twice. The feed writer
 it the same way.
 
 :func:`spool_copy` copies a whole stream (a downloaded body) into a spooled file, rewound,
-so that the connection can be closed before the body is read.
+so that the connection can be closed before the body is read; :func:`new_spool` is the empty
+spool it fills (the async follower writes one chunk by chunk). Following spools the top
+index and the children it downloads ahead of the one being read, each in memory up to
+:data:`CHILD_SPOOL_MEMORY` and then on disk, so memory stays flat whatever a child's size and
+a slow consumer never holds a server connection open.
 """
 
 from __future__ import annotations
 
 import shutil
 import tempfile
+from collections.abc import Callable
 from typing import BinaryIO
 
 #: Bytes kept in memory before the spool moves to a temporary file.
 SPOOL_MEMORY = 8 * 1024 * 1024
+#: The same for one body that following fetched (it holds several at once, so keeps less).
+CHILD_SPOOL_MEMORY = 1024 * 1024
 _COPY_CHUNK = 1024 * 1024
 #: Formatted entries are batched into one write of about this many bytes.
 _BATCH_BYTES = 256 * 1024
@@ -34,7 +41,7 @@ class SpooledBody:
     __slots__ = ("_batch", "_batch_bytes", "_file", "count", "size")
 
     def __init__(self, max_memory: int = SPOOL_MEMORY) -> None:
-        self._file = tempfile.SpooledTemporaryFile(max_size=max_memory, mode="w+b")  # noqa: SIM115 - closed by close()
+        self._file = new_spool(max_memory)  # closed by close()
         self._batch: list[bytes] = []
         self._batch_bytes = 0
         self.count = 0
@@ -84,17 +91,31 @@ class SpooledBody:
         self.close()
 
 
-def spool_copy(source: BinaryIO, max_memory: int = SPOOL_MEMORY) -> BinaryIO:
+def new_spool(max_memory: int = SPOOL_MEMORY) -> BinaryIO:
+    """An empty spooled temporary file: in memory up to ``max_memory`` bytes, then on disk."""
+    return tempfile.SpooledTemporaryFile(max_size=max_memory, mode="w+b")  # type: ignore[return-value]
+
+
+def spool_copy(
+    source: BinaryIO,
+    max_memory: int = SPOOL_MEMORY,
+    *,
+    close: Callable[[], None] | None = None,
+) -> BinaryIO:
     """The rest of ``source`` in a spooled temporary file, rewound; the caller closes it.
 
-    In memory up to ``max_memory`` bytes, then on disk. ``source`` is left open; when the
-    copy fails (the connection drops), the spool is closed and the error propagates.
+    In memory up to ``max_memory`` bytes, then on disk. ``source`` is left open unless
+    ``close`` (the connection's) is given, which is called whether or not the copy works.
+    When the copy fails (the connection drops), the spool is closed and the error propagates.
     """
-    spool = tempfile.SpooledTemporaryFile(max_size=max_memory, mode="w+b")  # noqa: SIM115 - handed on
+    spool = new_spool(max_memory)
     try:
         shutil.copyfileobj(source, spool, 64 * 1024)
     except BaseException:
         spool.close()
         raise
+    finally:
+        if close is not None:
+            close()
     spool.seek(0)
-    return spool  # type: ignore[return-value]
+    return spool

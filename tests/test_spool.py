@@ -6,7 +6,7 @@ import io
 
 import pytest
 
-from sitemapconv._spool import SpooledBody, spool_copy
+from sitemapconv._spool import SpooledBody, new_spool, spool_copy
 
 
 def test_spooled_body_counts_and_copies_in_order_past_the_memory_limit() -> None:
@@ -46,3 +46,26 @@ class _Broken(io.RawIOBase):
 def test_spool_copy_propagates_a_failed_read() -> None:
     with pytest.raises(ConnectionResetError):
         spool_copy(_Broken())  # type: ignore[arg-type]
+
+
+def test_spool_copy_calls_close_whether_or_not_the_copy_works() -> None:
+    closed: list[str] = []
+    spool = spool_copy(io.BytesIO(b"body"), close=lambda: closed.append("ok"))
+    try:
+        assert spool.read() == b"body"
+    finally:
+        spool.close()
+    with pytest.raises(ConnectionResetError):
+        spool_copy(_Broken(), close=lambda: closed.append("broken"))  # type: ignore[arg-type]
+    assert closed == ["ok", "broken"]
+
+
+def test_new_spool_stays_in_memory_up_to_its_limit() -> None:
+    spool = new_spool(max_memory=10)
+    try:
+        spool.write(b"0123456789")
+        assert not spool._rolled  # type: ignore[attr-defined]
+        spool.write(b"x")
+        assert spool._rolled  # type: ignore[attr-defined]
+    finally:
+        spool.close()

@@ -30,13 +30,13 @@ from .._door import Door, Refused
 from .._model import Entry
 from .._open import open_document
 from .._options import ReadOptions, build_options
+from .._spool import CHILD_SPOOL_MEMORY, new_spool
 from .._urls import is_http
 from ..errors import FetchError, SitemapError
 from .children import stream_child
 from .locations import document_location
 from .policy import Scheduler
 from .results import ChildDownload, ChildSitemap, DownloadKind, FollowStats
-from .spool import new_spool
 
 if TYPE_CHECKING:
     import httpx
@@ -113,7 +113,7 @@ class AsyncFetcher:
         from .._fetch import body_over_cap, decoded_stream, describe, too_large
 
         response = await self._send(url)
-        spool = new_spool()
+        spool = new_spool(CHILD_SPOOL_MEMORY)
         try:
             error = too_large(url, self.options, response.headers.get("content-length"))
             if error is not None:

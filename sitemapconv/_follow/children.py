@@ -21,12 +21,12 @@ from .._model import Entry
 from .._open import open_document
 from .._options import ReadOptions
 from .._source import shown_location
+from .._spool import CHILD_SPOOL_MEMORY, spool_copy
 from .._urls import is_http
 from ..errors import SitemapError
 from .locations import join
 from .policy import QueuedChild, Scheduler
 from .results import ChildDownload, ChildKind, ChildResult, ChildSitemap, DownloadKind
-from .spool import spool
 
 if TYPE_CHECKING:
     from .._fetch import Fetcher, Guard
@@ -112,7 +112,7 @@ def download_child(
     assert fetcher is not None
     try:
         body, final, close = fetcher.open(child.url)
-        spooled = spool(body, close)
+        spooled = spool_copy(body, CHILD_SPOOL_MEMORY, close=close)
     except Refused as exc:
         return ChildDownload(DownloadKind.REFUSED, reason=exc.reason)
     except Exception as exc:  # SitemapError, or a transport oddity: the others go on

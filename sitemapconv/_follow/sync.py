@@ -1,16 +1,17 @@
 """The threaded driver: ``read(source, follow=True)``.
 
 A thread pool of ``options.concurrency`` workers (default 8, down to 1) shares one httpx
-client and only *downloads* web children, each into a spool (:mod:`.spool`). The caller
-parses every child streaming, in index order, when its turn comes (:func:`.stream_child`);
-local children are simply opened then. So entries come out in index order and memory stays
-flat however large the children are: a 1,000,000-URL index reads in the memory of one
-entry. The top index of a followed URL is spooled before any child is fetched, so a slow
-consumer never holds the index's server connection open.
+client and only *downloads* web children, each into a spool (:mod:`sitemapconv._spool`). The
+caller parses every child streaming, in index order, when its turn comes
+(:func:`.stream_child`); local children are simply opened then. So entries come out in index
+order and memory stays flat however large the children are: a 1,000,000-URL index reads in
+the memory of one entry. The top index of a followed URL is spooled before any child is
+fetched, so a slow consumer never holds the index's server connection open.
 """
 
 from __future__ import annotations
 
+import io
 from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import replace
@@ -22,20 +23,41 @@ from .._model import Document, Entry
 from .._open import open_document
 from .._options import ReadOptions
 from .._source import Source
+from .._spool import CHILD_SPOOL_MEMORY, spool_copy
 from .._urls import is_http
 from .children import download_child, stream_child
 from .locations import document_location
 from .policy import QueuedChild, Scheduler
 from .results import ChildDownload, DownloadKind, FollowedDocument, FollowStats
-from .spool import NamedStream, spool
 
 if TYPE_CHECKING:
     from .._fetch import Fetcher
 
 
+class NamedStream(io.RawIOBase):
+    """A binary stream under the name messages should use for it (the URL it came from)."""
+
+    def __init__(self, inner: BinaryIO, name: str) -> None:
+        self._inner = inner
+        self.name = name
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, b: bytearray | memoryview) -> int:  # type: ignore[override]
+        data = self._inner.read(len(b))
+        b[: len(data)] = data
+        return len(data)
+
+    def close(self) -> None:
+        self._inner.close()
+        super().close()
+
+
 def spool_top(body: BinaryIO, close: Callable[[], None]) -> BinaryIO:
     """The whole of a fetched top document, spooled under its URL, the connection closed."""
-    return NamedStream(spool(body, close), getattr(body, "name", None) or "<stream>")  # type: ignore[return-value]
+    spooled = spool_copy(body, CHILD_SPOOL_MEMORY, close=close)
+    return NamedStream(spooled, getattr(body, "name", None) or "<stream>")  # type: ignore[return-value]
 
 
 def _open_top(
