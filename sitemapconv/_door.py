@@ -29,6 +29,9 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
@@ -164,6 +167,23 @@ class Budget:
         return max(0, self.limit - self.used)
 
 
+#: The budget of a run made of several reads (the command line's INPUTs, one after the
+#: other): set by :func:`one_budget`, and shared by every :class:`Door` made inside it. A
+#: context variable, not a module global, so two runs in one process keep their own counts.
+_RUN_BUDGET: ContextVar[Budget | None] = ContextVar("sitemapconv_run_budget", default=None)
+
+
+@contextmanager
+def one_budget(max_sitemaps: int) -> Iterator[Budget]:
+    """Within the block, every door takes from one ``max_sitemaps`` budget."""
+    budget = Budget(max_sitemaps)
+    token = _RUN_BUDGET.set(budget)
+    try:
+        yield budget
+    finally:
+        _RUN_BUDGET.reset(token)
+
+
 # --- the door -------------------------------------------------------------------------------
 
 
@@ -186,6 +206,8 @@ class Door:
         self.options = options
         self.start = start if start is not None and is_web(start) else None
         self.origin = origin_of(self.start) or origin_of(options.base_url)
+        if budget is None:
+            budget = _RUN_BUDGET.get()
         self.budget = budget if budget is not None else Budget(options.max_sitemaps)
         self.visited: set[str] = visited if visited is not None else set()
         self._allowed: frozenset[str] | None = None

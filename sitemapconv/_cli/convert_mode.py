@@ -16,6 +16,7 @@ from typing import BinaryIO, cast
 import typer
 
 from .. import _api as api
+from .._door import one_budget
 from .._filters import Pipeline
 from .._model import Document, Entry, FeedMeta
 from .._options import ReadOptions, WriteOptions
@@ -38,7 +39,8 @@ def run_convert(
         strict=opts.strict,
         on_failure=reporter.warning,
     )
-    with exit_codes(reporter), progress:
+    # One --max-sitemaps budget for the whole run, however many INPUTs it reads.
+    with exit_codes(reporter), progress, one_budget(read.max_sitemaps):
         docs = outcome.documents(_open_inputs(opts, read))
         meta, docs = outcome.prime(docs)
         entries = outcome.entries(docs)
