@@ -355,23 +355,25 @@ class _ThreadedTransport(httpx.AsyncBaseTransport):
         await asyncio.to_thread(self._sync.close)
 
 
-# --- hooks for fetch.py, aio.py and follow.py ----------------------------------------------
+# --- hooks for the door (_door.make_transport) and following ----------------------------
 
 
-def cached_transport(
-    options: ReadOptions, limits: httpx.Limits, inner: httpx.BaseTransport | None = None
-) -> httpx.BaseTransport:
-    """The network transport of a Fetcher (``inner``: the door's), behind the cache."""
+def cached_transport(options: ReadOptions, inner: httpx.BaseTransport) -> httpx.BaseTransport:
+    """The door's guarded transport ``inner``, behind the cache of ``options``.
+
+    ``inner`` is required: the cache never opens connections of its own, so every request it
+    lets through still passes the door's address check.
+    """
     cache = HttpCache.for_options(options)
     assert cache is not None
-    return cache.transport(inner if inner is not None else httpx.HTTPTransport(limits=limits))
+    return cache.transport(inner)
 
 
 def async_cached_transport(
-    options: ReadOptions, limits: httpx.Limits, inner: httpx.BaseTransport | None = None
+    options: ReadOptions, inner: httpx.BaseTransport
 ) -> httpx.AsyncBaseTransport:
-    """The network transport of an AsyncFetcher, behind the cache of ``options``."""
-    return _ThreadedTransport(cached_transport(options, limits, inner))
+    """The async twin: the sync cache over ``inner``, run in worker threads."""
+    return _ThreadedTransport(cached_transport(options, inner))
 
 
 def for_following(options: ReadOptions) -> ReadOptions:

@@ -124,7 +124,7 @@ def _decoder(coding: str, url: str) -> _Zlib | _Sliced:
 def decoded(chunks: Iterator[bytes], header: str | None, url: str, limit: int) -> Iterator[bytes]:
     """The body with every content coding but a gzip-only one undone, capped at ``limit``.
 
-    A body whose codings are all gzip is handed on raw (source.py undoes it by its magic).
+    A body whose codings are all gzip is handed on raw (_source.py undoes it by its magic).
     """
     applied = codings(header)
     if not applied or all(c in SOURCE_CODINGS for c in applied):

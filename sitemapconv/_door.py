@@ -359,10 +359,10 @@ def make_transport(options: ReadOptions, door: Door | None = None) -> httpx.Base
     from ._transport import GuardedTransport
 
     transport = GuardedTransport(options, door or Door(options), _limits(options))
-    if options.cache is not None:  # the HTTP cache wraps the guarded transport (cache.py)
+    if options.cache is not None:  # the HTTP cache wraps the guarded transport (_cache.py)
         from ._cache import cached_transport
 
-        return cached_transport(options, _limits(options), transport)
+        return cached_transport(options, transport)
     return transport
 
 
@@ -372,11 +372,11 @@ def make_async_transport(
     """The async twin of :func:`make_transport`."""
     from ._transport import AsyncGuardedTransport, GuardedTransport
 
-    if options.cache is not None:  # the cache is sync; it runs in worker threads (cache.py)
+    if options.cache is not None:  # the cache is sync; it runs in worker threads (_cache.py)
         from ._cache import async_cached_transport
 
         inner = GuardedTransport(options, door or Door(options), _limits(options))
-        return async_cached_transport(options, _limits(options), inner)
+        return async_cached_transport(options, inner)
     return AsyncGuardedTransport(options, door or Door(options), _limits(options))
 
 

@@ -4,7 +4,7 @@ Every request goes through a :class:`~sitemapconv._door.Door` (the policy) and t
 :func:`sitemapconv._door.make_client` (the guarded connections). gzip is undone by
 :mod:`sitemapconv._source` from the magic bytes, so a ``.gz`` file is decompressed exactly
 once whether or not the server also labels it ``Content-Encoding: gzip``; if the server
-gzipped an already-gzipped file, source.py unwraps both layers. Any other coding
+gzipped an already-gzipped file, _source.py unwraps both layers. Any other coding
 (``deflate``, ``br``, ``zstd``) is undone by :mod:`sitemapconv._decoding`, in bounded steps
 under the decoded size cap.
 
@@ -249,7 +249,7 @@ def _raw_capped(chunks: Iterator[bytes], url: str, options: ReadOptions) -> Iter
 def body_chunks(response: httpx.Response, url: str, options: ReadOptions) -> Iterator[bytes]:
     """The body's bytes: raw bytes capped as sent, then every coding but gzip undone, capped.
 
-    gzip is left to source.py, which knows it by its magic bytes (see the module docstring).
+    gzip is left to _source.py, which knows it by its magic bytes (see the module docstring).
     """
     from ._decoding import decoded
 
@@ -381,7 +381,7 @@ def describe(exc: Exception) -> str:
 def open_url(
     url: str, options: ReadOptions, door: Door | None = None
 ) -> tuple[BinaryIO, str, Callable[[], None]]:
-    """GET ``url`` and return (body stream, final URL, close); used by source.py.
+    """GET ``url`` and return (body stream, final URL, close); used by _source.py.
 
     Without a ``door``, ``url`` is the user's start: its own address class is allowed.
     """

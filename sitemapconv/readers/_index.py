@@ -3,7 +3,7 @@
 One :class:`~sitemapconv._model.Entry` per child ``<sitemap>``: its ``loc`` (the child
 sitemap's URL) and ``lastmod`` (when that file changed). Following the children is not this
 reader's job (see :mod:`sitemapconv._follow`). Same tolerance as the urlset reader, whose
-machinery it shares (:mod:`.sitemapxml`).
+machinery it shares (:mod:`._sitemap_stream`).
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 Both documents are one root holding many small items (``<url>`` or ``<sitemap>``), so both are
 read the same way: a hardened lxml ``iterparse`` that reports only the items' end events, over
 a byte stream that was cleaned first (leading BOM and whitespace dropped, because libxml2
-rejects anything before ``<?xml``; bare ``&`` escaped, see :mod:`.ampersand`).
+rejects anything before ``<?xml``; bare ``&`` escaped, see :mod:`._repair`).
 
 The parser runs in recover mode so that a damaged file still gives what it holds: a truncated
 download yields every entry completed before the cut, a stray ``<`` or a second root element
