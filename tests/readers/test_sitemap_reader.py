@@ -1024,3 +1024,30 @@ def test_repeated_lastmod_values_are_each_parsed_right() -> None:
     }
     assert [e.lastmod for e in entries] == [expected[v] for v in values]
     assert len(messages) == 3000
+
+
+def test_the_inlined_lastmod_fast_path_agrees_with_parse_w3c() -> None:
+    """The urlset reader inlines parse_w3c's first fast path; both must give the same value."""
+    from sitemapconv._dates import parse_w3c
+
+    texts = [
+        "2024-05-01T10:00:00+02:00",
+        "2024-05-01T10:00:00-05:30",
+        "2024-05-01T10:00:00-00:00",  # offset unknown: naive
+        "2024-05-01T10:00:00+00:00",
+        "2024-13-01T10:00:00+02:00",  # 25 characters, not a date
+        "2024-05-01t10:00:00+02:00",
+        "2024-05-01T10:00:00Z",
+        "2024-05-01",
+    ]
+    body = "".join(
+        f"<url><loc>https://example.com/{n}</loc><lastmod>{text}</lastmod></url>"
+        for n, text in enumerate(texts)
+    )
+    xml = (
+        '<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">'
+        f"{body}</urlset>"
+    ).encode()
+    read = [e.lastmod for e in sitemapconv.read(xml, on_warning=lambda _: None)]
+    assert read == [parse_w3c(text) for text in texts]
+    assert read[2] is not None and read[2].tzinfo is None  # type: ignore[union-attr]
